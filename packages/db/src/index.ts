@@ -1,0 +1,11 @@
+export { DatabaseError, sqlState } from './database-error.js';
+export { type MigrateOptions, migrate } from './migrate.js';
+export { openDatabase } from './open-database.js';
+export type {
+  Database,
+  DatabaseKind,
+  Migration,
+  OpenDatabaseOptions,
+  Queryable,
+  QueryResult,
+} from './types.js';
