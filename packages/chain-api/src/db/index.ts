@@ -1,0 +1,1 @@
+export { chainMigrations } from './migrations.js';
