@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnvilInstance, startAnvil } from '../devnet/index.js';
+import { createRpcClient } from './create-rpc-client.js';
+import { type FaultProxy, seededFaults, startFaultProxy } from './fault-proxy.js';
+import { probeCapabilities } from './probe-capabilities.js';
+import { RpcResponseError, RpcTransportError, redactUrl } from './rpc-errors.js';
+
+let anvil: AnvilInstance;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  // A few blocks so there is history to read.
+  await fetch(anvil.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x20'] }),
+  });
+  proxy = await startFaultProxy(anvil.rpcUrl);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await anvil?.stop();
+});
+
+const blocks = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    method: 'eth_getBlockByNumber',
+    params: [`0x${i.toString(16)}`, false],
+  }));
+
+describe('createRpcClient', () => {
+  it('batches calls and returns results in call order', async () => {
+    const rpc = createRpcClient({ url: anvil.rpcUrl, batchSize: 7 });
+    const out = await rpc.batch<{ number: string }>(blocks(30));
+    expect(out.map((b) => Number(b.number))).toEqual([...Array(30).keys()]);
+  });
+
+  it.each([
+    'timeout',
+    'status429',
+    'status500',
+    'status503',
+    'garbage',
+    'truncate',
+    'drop',
+    'partial',
+    'rpcError',
+  ] as const)('retries through %s and returns the same answer', async (fault) => {
+    proxy.setPolicy((n) => (n % 2 === 0 ? fault : 'pass'));
+    const rpc = createRpcClient({
+      url: proxy.url,
+      batchSize: 10,
+      timeoutMs: 300,
+      backoffBaseMs: 5,
+    });
+    const out = await rpc.batch<{ hash: string }>(blocks(25));
+    const direct = await createRpcClient({ url: anvil.rpcUrl }).batch<{ hash: string }>(blocks(25));
+    expect(out.map((b) => b.hash)).toEqual(direct.map((b) => b.hash));
+    proxy.setPolicy(() => 'pass');
+  });
+
+  it('survives a random mix of faults at a 40% rate', async () => {
+    proxy.setPolicy(seededFaults(7, 0.4));
+    const rpc = createRpcClient({ url: proxy.url, batchSize: 4, timeoutMs: 300, backoffBaseMs: 5 });
+    const out = await rpc.batch<{ number: string }>(blocks(33));
+    expect(out.map((b) => Number(b.number))).toEqual([...Array(33).keys()]);
+    proxy.setPolicy(() => 'pass');
+  });
+
+  it('fails fast on a deterministic JSON-RPC error', async () => {
+    const rpc = createRpcClient({ url: anvil.rpcUrl });
+    await expect(rpc.request('eth_noSuchMethod', [])).rejects.toBeInstanceOf(RpcResponseError);
+  });
+
+  it('retries invalid results a bounded number of times', async () => {
+    const rpc = createRpcClient({ url: anvil.rpcUrl, maxInvalidAttempts: 2, backoffBaseMs: 1 });
+    await expect(
+      rpc.request('eth_getBlockByNumber', ['0xffffff', false], { validate: (r) => r !== null }),
+    ).rejects.toThrow(/failed validation repeatedly/);
+  });
+
+  it('gives up after maxAttempts on a dead node, marks itself unhealthy, and never leaks the URL', async () => {
+    const url = 'http://127.0.0.1:1/v2/SECRETKEY';
+    const rpc = createRpcClient({ url, maxAttempts: 4, backoffBaseMs: 1 });
+    const err = await rpc.request('eth_blockNumber', []).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcTransportError);
+    expect(String((err as Error).message)).not.toContain('SECRETKEY');
+    expect(rpc.health().ok).toBe(false);
+    expect(redactUrl(url)).toBe('http://127.0.0.1:1/…');
+  });
+
+  it('probes capabilities', async () => {
+    const rpc = createRpcClient({ url: anvil.rpcUrl });
+    const caps = await probeCapabilities(rpc);
+    expect(caps.blockReceipts).toBe(true);
+    expect(typeof caps.traces).toBe('boolean');
+    expect(caps.multicall3).toBeNull();
+  });
+});

@@ -1,0 +1,284 @@
+import type { Logger } from 'pino';
+import { getHttpRpcClient, getWebSocketRpcClient } from 'viem/utils';
+import { AdaptiveLimiter } from './adaptive-limiter.js';
+import { backoffDelay, sleep } from './backoff.js';
+import {
+  RpcError,
+  RpcHttpError,
+  RpcMalformedResponseError,
+  RpcResponseError,
+  RpcTransportError,
+  redactUrl,
+} from './rpc-errors.js';
+
+/** One JSON-RPC call. */
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+/** Checks a result before it is accepted; a rejected result is retried like a malformed answer. */
+export type ResultValidator = (result: unknown, call: RpcCall) => boolean;
+
+export interface RpcClientOptions {
+  /** http(s):// or ws(s):// node URL. */
+  url: string;
+  log?: Logger;
+  /** Per HTTP request / ws call, ms (default 20 s). */
+  timeoutMs?: number;
+  /** Calls per HTTP batch (default 50). Halved automatically on 413 / oversized answers. */
+  batchSize?: number;
+  /** Upper bound of concurrent HTTP requests (default 8); adapts down on throttling. */
+  maxConcurrency?: number;
+  /** Attempts for transient failures (timeouts, 429, 5xx, drops). Default: unlimited. */
+  maxAttempts?: number;
+  /** Attempts for answers that fail validation (e.g. `null` for a block). Default 8. */
+  maxInvalidAttempts?: number;
+  /** Base backoff delay in ms (default 200). */
+  backoffBaseMs?: number;
+  /** Aborts pending retries (on shutdown). */
+  signal?: AbortSignal;
+}
+
+export interface RpcHealth {
+  /** false after 3 consecutive transient failures with no success since. */
+  ok: boolean;
+  consecutiveFailures: number;
+  lastError: string | undefined;
+  lastSuccessAt: number | undefined;
+}
+
+export interface RpcClient {
+  /** Redacted URL, safe for logs. */
+  readonly label: string;
+  /** One call, retried per the client's policy. */
+  request<T>(method: string, params: unknown[], opts?: { validate?: ResultValidator }): Promise<T>;
+  /** Many calls in JSON-RPC batches (chunked, concurrent, retried per item); results in call order. */
+  batch<T>(calls: readonly RpcCall[], opts?: { validate?: ResultValidator }): Promise<T[]>;
+  health(): RpcHealth;
+  close(): Promise<void>;
+}
+
+interface RawResponse {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown; data?: unknown };
+}
+
+type Sender = (body: { id: number; method: string; params: unknown[] }[]) => Promise<unknown[]>;
+
+/**
+ * A JSON-RPC client for indexing: explicit batches, per-item retries with exponential backoff and
+ * jitter (honouring `Retry-After`), adaptive concurrency, validation of results, and no URL in
+ * any error or log line.
+ *
+ * @example
+ * const rpc = createRpcClient({ url: 'http://127.0.0.1:8545', log });
+ * const [a, b] = await rpc.batch([{ method: 'eth_getBlockByNumber', params: ['0x1', false] }, ...]);
+ */
+export function createRpcClient(options: RpcClientOptions): RpcClient {
+  const label = redactUrl(options.url);
+  const timeout = options.timeoutMs ?? 20_000;
+  const maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
+  const maxInvalid = options.maxInvalidAttempts ?? 8;
+  const base = options.backoffBaseMs ?? 200;
+  const limiter = new AdaptiveLimiter(1, options.maxConcurrency ?? 8);
+  let batchSize = Math.max(1, options.batchSize ?? 50);
+  let nextId = 1;
+  const health: RpcHealth = {
+    ok: true,
+    consecutiveFailures: 0,
+    lastError: undefined,
+    lastSuccessAt: undefined,
+  };
+  const isWs = /^wss?:/i.test(options.url);
+  let wsClient: Awaited<ReturnType<typeof getWebSocketRpcClient>> | undefined;
+
+  const sendHttp: Sender = async (body) => {
+    const http = getHttpRpcClient(options.url, { timeout, maxResponseBodySize: 512 * 1024 * 1024 });
+    const data: unknown = await http.request({
+      body: body.map((b) => ({ jsonrpc: '2.0' as const, ...b })),
+    });
+    if (!Array.isArray(data)) throw new RpcMalformedResponseError('batch', 'not an array');
+    return data;
+  };
+
+  const sendWs: Sender = async (body) => {
+    wsClient ??= await getWebSocketRpcClient(options.url, { reconnect: true, keepAlive: true });
+    const client = wsClient;
+    return Promise.all(
+      body.map((b) =>
+        client.requestAsync({ body: { method: b.method, params: b.params, id: b.id }, timeout }),
+      ),
+    );
+  };
+  const send = isWs ? sendWs : sendHttp;
+
+  function noteFailure(error: RpcError): void {
+    health.consecutiveFailures++;
+    health.lastError = error.message;
+    if (health.consecutiveFailures >= 3) health.ok = false;
+  }
+  function noteSuccess(): void {
+    health.consecutiveFailures = 0;
+    health.ok = true;
+    health.lastSuccessAt = Date.now();
+  }
+
+  /** Sends `calls` (one HTTP batch), retrying the items that fail transiently until all resolve. */
+  async function sendChunk(
+    calls: readonly RpcCall[],
+    validate?: ResultValidator,
+  ): Promise<unknown[]> {
+    const results = new Array<unknown>(calls.length);
+    let pending = calls.map((_, i) => i);
+    let attempt = 0;
+    let invalid = 0;
+    while (pending.length > 0) {
+      options.signal?.throwIfAborted();
+      const ids = new Map<number, number>();
+      const body = pending.map((i) => {
+        const id = nextId++;
+        ids.set(id, i);
+        const call = calls[i] as RpcCall;
+        return { id, method: call.method, params: call.params };
+      });
+      const method = body.length === 1 ? (body[0]?.method ?? 'batch') : 'batch';
+      let failure: RpcError | undefined;
+      let retryAfterMs = 0;
+      try {
+        const responses = await limiter.run(() => send(body));
+        const byIndex = new Map<number, RawResponse>();
+        for (const r of responses) {
+          if (typeof r !== 'object' || r === null) continue;
+          const idx = ids.get(Number((r as RawResponse).id));
+          if (idx !== undefined) byIndex.set(idx, r as RawResponse);
+        }
+        const still: number[] = [];
+        for (const i of pending) {
+          const call = calls[i] as RpcCall;
+          const r = byIndex.get(i);
+          if (!r) {
+            still.push(i);
+            failure ??= new RpcMalformedResponseError(call.method, 'missing response in batch');
+            continue;
+          }
+          if (r.error) {
+            const code = typeof r.error.code === 'number' ? r.error.code : -32603;
+            const message = typeof r.error.message === 'string' ? r.error.message : 'unknown error';
+            const err = new RpcResponseError(call.method, code, message, r.error.data);
+            if (!err.retryable) throw err;
+            still.push(i);
+            failure ??= err;
+            continue;
+          }
+          if (!('result' in r)) {
+            still.push(i);
+            failure ??= new RpcMalformedResponseError(call.method, 'neither result nor error');
+            continue;
+          }
+          if (validate && !validate(r.result, call)) {
+            still.push(i);
+            invalid++;
+            if (invalid >= maxInvalid * Math.max(1, pending.length)) {
+              throw new RpcMalformedResponseError(
+                call.method,
+                'result failed validation repeatedly',
+                false,
+              );
+            }
+            failure ??= new RpcMalformedResponseError(call.method, 'result failed validation');
+            continue;
+          }
+          results[i] = r.result;
+        }
+        pending = still;
+      } catch (error) {
+        const err = toRpcError(error, method);
+        if (!err.retryable) throw err;
+        if (err instanceof RpcHttpError) {
+          if (err.status === 413 && batchSize > 1)
+            batchSize = Math.max(1, Math.floor(batchSize / 2));
+          if (err.retryAfter !== undefined) retryAfterMs = Math.min(60_000, err.retryAfter * 1000);
+        }
+        failure = err;
+      }
+      if (pending.length === 0) break;
+      if (failure) {
+        noteFailure(failure);
+        limiter.failure();
+      }
+      attempt++;
+      if (attempt >= maxAttempts) throw failure ?? new RpcTransportError(method, 'gave up');
+      const delay = Math.max(retryAfterMs, backoffDelay(attempt - 1, base));
+      options.log?.warn(
+        {
+          rpc: label,
+          method,
+          attempt,
+          pending: pending.length,
+          delayMs: delay,
+          err: failure?.message,
+        },
+        'rpc retry',
+      );
+      await sleep(delay, options.signal);
+    }
+    noteSuccess();
+    limiter.success();
+    return results;
+  }
+
+  return {
+    label,
+    async request<T>(method: string, params: unknown[], opts?: { validate?: ResultValidator }) {
+      const [result] = await sendChunk([{ method, params }], opts?.validate);
+      return result as T;
+    },
+    async batch<T>(calls: readonly RpcCall[], opts?: { validate?: ResultValidator }) {
+      if (calls.length === 0) return [];
+      const chunks: RpcCall[][] = [];
+      for (let i = 0; i < calls.length; i += batchSize) chunks.push(calls.slice(i, i + batchSize));
+      const parts = await Promise.all(chunks.map((c) => sendChunk(c, opts?.validate)));
+      return parts.flat() as T[];
+    },
+    health: () => ({ ...health }),
+    async close() {
+      if (wsClient) {
+        wsClient.close();
+        wsClient = undefined;
+      }
+    },
+  };
+}
+
+/** Maps viem's transport errors to ours without carrying their messages (they contain the URL). */
+function toRpcError(error: unknown, method: string): RpcError {
+  if (error instanceof RpcError) return error;
+  if (typeof error !== 'object' || error === null)
+    return new RpcTransportError(method, String(error));
+  const e = error as {
+    name?: string;
+    status?: number;
+    headers?: Headers;
+    cause?: unknown;
+    message?: string;
+  };
+  if (e.name === 'AbortError') return new RpcError('aborted', { method, retryable: false });
+  if (e.name === 'TimeoutError') return new RpcTransportError(method, `timed out`);
+  if (e.name === 'ResponseBodyTooLargeError') return new RpcHttpError(method, 413);
+  if (typeof e.status === 'number') {
+    const ra = e.headers?.get?.('retry-after');
+    const seconds = ra !== null && ra !== undefined && /^\d+$/.test(ra) ? Number(ra) : undefined;
+    return new RpcHttpError(method, e.status, seconds);
+  }
+  const cause = e.cause as { name?: string; code?: string; message?: string } | undefined;
+  if (cause?.name === 'SyntaxError' || e.name === 'SyntaxError') {
+    return new RpcMalformedResponseError(method, 'invalid JSON');
+  }
+  if (e.message?.startsWith('Expected ') && e.message.includes('responses to batch')) {
+    return new RpcMalformedResponseError(method, 'short batch answer');
+  }
+  const code = cause?.code ?? (cause as { cause?: { code?: string } } | undefined)?.cause?.code;
+  return new RpcTransportError(method, code ? `connection failed (${code})` : 'connection failed');
+}

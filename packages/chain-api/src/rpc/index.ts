@@ -1,0 +1,25 @@
+export { AdaptiveLimiter } from './adaptive-limiter.js';
+export { backoffDelay, sleep } from './backoff.js';
+export {
+  createRpcClient,
+  type ResultValidator,
+  type RpcCall,
+  type RpcClient,
+  type RpcClientOptions,
+  type RpcHealth,
+} from './create-rpc-client.js';
+export {
+  type ChainCapabilities,
+  MULTICALL3_ADDRESS,
+  probeCapabilities,
+} from './probe-capabilities.js';
+export {
+  isMethodNotFound,
+  isRangeTooLarge,
+  RpcError,
+  RpcHttpError,
+  RpcMalformedResponseError,
+  RpcResponseError,
+  RpcTransportError,
+  redactUrl,
+} from './rpc-errors.js';
