@@ -1,0 +1,48 @@
+/** Base class of every devnet error: a short message plus machine-readable details. */
+export class DevnetError extends Error {
+  override name = 'DevnetError';
+  readonly code: string;
+  readonly details: string | undefined;
+
+  constructor(code: string, message: string, details?: string) {
+    super(details ? `${message}\n${details}` : message);
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** Neither the npm anvil package nor an `anvil` on PATH was found. */
+export class AnvilNotFoundError extends DevnetError {
+  override name = 'AnvilNotFoundError';
+  constructor(details: string) {
+    super(
+      'ANVIL_NOT_FOUND',
+      'anvil binary not found: install @foundry-rs/anvil-linux-amd64 (npm) or put `anvil` on PATH (or set ANVIL_PATH)',
+      details,
+    );
+  }
+}
+
+/** anvil exited or never answered JSON-RPC while starting. */
+export class AnvilStartError extends DevnetError {
+  override name = 'AnvilStartError';
+  constructor(message: string, details?: string) {
+    super('ANVIL_START_FAILED', message, details);
+  }
+}
+
+/** solc reported errors while compiling the devnet contracts. */
+export class ContractCompileError extends DevnetError {
+  override name = 'ContractCompileError';
+  constructor(details: string) {
+    super('CONTRACT_COMPILE_FAILED', 'solc failed to compile the devnet contracts', details);
+  }
+}
+
+/** A scenario step failed (reverted transaction, unexpected state). */
+export class ScenarioError extends DevnetError {
+  override name = 'ScenarioError';
+  constructor(message: string, details?: string) {
+    super('SCENARIO_FAILED', message, details);
+  }
+}
