@@ -1,0 +1,56 @@
+/** Machine-readable reason of an NFT metadata failure; stored in `nft_metadata.last_error` as `code: message`. */
+export type NftErrorCode =
+  | 'BAD_URI'
+  | 'UNSUPPORTED_URI'
+  | 'BLOCKED_ADDRESS'
+  | 'TOO_MANY_REDIRECTS'
+  | 'TOO_LARGE'
+  | 'TIMEOUT'
+  | 'HTTP_STATUS'
+  | 'BAD_CONTENT_TYPE'
+  | 'NETWORK'
+  | 'INVALID_JSON'
+  | 'INVALID_METADATA'
+  | 'URI_CALL_FAILED';
+
+/**
+ * Base class of every error of the NFT worker: a short message, a code, and optional details
+ * (never secrets; URLs are the public metadata URLs).
+ */
+export class NftError extends Error {
+  override name = 'NftError';
+  readonly code: NftErrorCode;
+  readonly details: string | undefined;
+
+  constructor(code: NftErrorCode, message: string, details?: string) {
+    super(details ? `${message}: ${details}` : message);
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** The fetcher refused or failed to load a URL (SSRF guard, size, time, redirects, status). */
+export class SafeFetchError extends NftError {
+  override name = 'SafeFetchError';
+}
+
+/** A metadata URI could not be turned into something fetchable. */
+export class UriError extends NftError {
+  override name = 'UriError';
+}
+
+/** The metadata document was not usable JSON. */
+export class MetadataError extends NftError {
+  override name = 'MetadataError';
+}
+
+/** Renders any thrown value as the `last_error` text stored for a token (bounded length). */
+export function describeError(error: unknown): string {
+  const text =
+    error instanceof NftError
+      ? `${error.code}: ${error.message}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}
