@@ -1,0 +1,85 @@
+/**
+ * The API's error catalogue: every error the HTTP layer can answer with, its status and its
+ * default text, in one place. Routes throw `ApiError`s; the error handler renders them in the
+ * body format the peer uses for that endpoint (see `ErrorFormat`).
+ */
+
+/** How an endpoint writes its error bodies, as the peer does it. */
+export type ErrorFormat =
+  /** `text/plain` body (activity endpoint). */
+  | 'text'
+  /** JSON `{message}` (balances and single-token endpoints). */
+  | 'message'
+  /** JSON `{error}` (collectibles, gateway errors 401/429, everything else). */
+  | 'error';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Body format of this route's errors (default `error`). */
+    errorFormat?: ErrorFormat;
+  }
+}
+
+export const errorCatalogue = {
+  INVALID_PARAMETER: { status: 400, text: 'Invalid request parameter' },
+  UNAUTHORIZED: { status: 401, text: 'invalid API Key' },
+  NOT_FOUND: { status: 404, text: 'Not found' },
+  RATE_LIMITED: { status: 429, text: 'Too many requests' },
+  INTERNAL: { status: 500, text: 'Internal server error' },
+  NOT_READY: { status: 503, text: 'Try again later' },
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Errors that always use the gateway's `{error}` body, whatever the endpoint. */
+const gatewayCodes: ReadonlySet<ErrorCode> = new Set(['UNAUTHORIZED', 'RATE_LIMITED']);
+
+/**
+ * An error with a status from the catalogue and a message safe to show to the caller.
+ *
+ * @example
+ * throw new ApiError('INVALID_PARAMETER', "Invalid parameter 'limit': expected an integer");
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  /** Extra response headers (e.g. Retry-After). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? errorCatalogue[code].text);
+    this.code = code;
+    this.statusCode = errorCatalogue[code].status;
+    this.headers = headers;
+  }
+}
+
+/** A 400 whose message names the offending parameter. */
+export function invalidParameter(parameter: string, problem: string): ApiError {
+  return new ApiError('INVALID_PARAMETER', `Invalid parameter '${parameter}': ${problem}`);
+}
+
+/** The 429 answer; `contact` is who to ask for a higher limit (default: sales). */
+export function rateLimited(retryAfterSeconds: number, contact = 'sales'): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new ApiError(
+    'RATE_LIMITED',
+    `Too many requests. Please contact ${contact} to increase your limit, or retry in ${seconds} s.`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
+/** Body and content type of an error for an endpoint with the given format. */
+export function renderError(
+  error: { message: string; code?: string },
+  format: ErrorFormat,
+): { contentType: string; body: string } {
+  const gateway = error.code !== undefined && gatewayCodes.has(error.code as ErrorCode);
+  const effective: ErrorFormat = gateway ? 'error' : format;
+  if (effective === 'text') {
+    return { contentType: 'text/plain; charset=utf-8', body: error.message };
+  }
+  const body = effective === 'message' ? { message: error.message } : { error: error.message };
+  return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}

@@ -1,0 +1,47 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { sendWithEtag } from './http-cache.js';
+
+/**
+ * OpenAPI 3 document generated from the route schemas (served at /openapi.json) and the
+ * Swagger UI at /docs. Must be registered before the routes so it sees them.
+ */
+export async function registerOpenApi(app: FastifyInstance, version: string) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Sluice chain API',
+        description:
+          'Self-hosted EVM wallet data: activity, balances with on-chain USD prices, single-token balances and collectibles, indexed from your own JSON-RPC nodes. Drop-in compatible with the Sim API (`/v1/evm/...`, `X-Sim-Api-Key`).',
+        version,
+      },
+      components: {
+        securitySchemes: {
+          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Sim-Api-Key' },
+          BearerAuth: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+      tags: [
+        { name: 'activity' },
+        { name: 'balances' },
+        { name: 'collectibles' },
+        { name: 'supported-chains' },
+        { name: 'health' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    staticCSP: true,
+  });
+  app.get(
+    '/openapi.json',
+    { config: { errorFormat: 'error' }, schema: { hide: true } },
+    async (request, reply) =>
+      sendWithEtag(request, reply, JSON.stringify(app.swagger()), 'public, max-age=300'),
+  );
+}

@@ -1,0 +1,97 @@
+import type { Queryable } from '@sluice/db';
+
+/** Keyset position in a feed: the index's sort key of the last row returned. */
+export type ActivityKey = [
+  blockTime: number,
+  chainId: number,
+  blockNumber: string,
+  txIndex: number,
+  logIndex: number,
+  subIndex: number,
+];
+
+export interface ActivityQuery {
+  wallet: string;
+  chainIds: number[];
+  types?: string[] | undefined;
+  assetTypes?: string[] | undefined;
+  tokens?: string[] | undefined;
+  after?: ActivityKey | undefined;
+  limit: number;
+}
+
+export interface TokenRef {
+  symbol: string | null;
+  name: string | null;
+  decimals: number | null;
+  standard: string | null;
+}
+
+export interface ActivityRow {
+  chain_id: number;
+  block_number: string;
+  block_time: number;
+  tx_index: number;
+  log_index: number;
+  sub_index: number;
+  tx_hash: string;
+  type: string;
+  asset_type: string | null;
+  token_address: string | null;
+  from_address: string | null;
+  to_address: string | null;
+  value: string | null;
+  token_id: string | null;
+  extra: Record<string, unknown> | null;
+  token: TokenRef | null;
+  from_token: TokenRef | null;
+  to_token: TokenRef | null;
+}
+
+const tokenJson = (alias: string) =>
+  `case when ${alias}.address is null then null else json_build_object('symbol', ${alias}.symbol, 'name', ${alias}.name, 'decimals', ${alias}.decimals, 'standard', ${alias}.standard) end`;
+
+/**
+ * One page of a wallet's feed, newest first: a single backwards range scan of
+ * `activity_wallet_feed_idx` starting after `after`, with token metadata joined per row.
+ */
+export async function selectActivity(db: Queryable, q: ActivityQuery): Promise<ActivityRow[]> {
+  const params: unknown[] = [q.wallet, q.chainIds];
+  const where = ['a.wallet = $1', 'a.chain_id = any($2::int[])'];
+  if (q.types) {
+    params.push(q.types);
+    where.push(`a.type = any($${params.length}::text[])`);
+  }
+  if (q.assetTypes) {
+    params.push(q.assetTypes);
+    where.push(`a.asset_type = any($${params.length}::text[])`);
+  }
+  if (q.tokens) {
+    params.push(q.tokens);
+    where.push(`a.token_address = any($${params.length}::text[])`);
+  }
+  if (q.after) {
+    const [time, chainId, blockNumber, txIndex, logIndex, subIndex] = q.after;
+    params.push(time, chainId, blockNumber, txIndex, logIndex, subIndex);
+    const n = params.length;
+    where.push(
+      `(a.block_time, a.chain_id, a.block_number, a.tx_index, a.log_index, a.sub_index) < (to_timestamp($${n - 5}::float8), $${n - 4}::int, $${n - 3}::bigint, $${n - 2}::int, $${n - 1}::int, $${n}::int)`,
+    );
+  }
+  params.push(q.limit);
+  const sql = `
+    select a.chain_id, a.block_number::text as block_number,
+           extract(epoch from a.block_time)::float8 as block_time,
+           a.tx_index, a.log_index, a.sub_index, a.tx_hash, a.type, a.asset_type, a.token_address,
+           a.from_address, a.to_address, a.value::text as value, a.token_id::text as token_id, a.extra,
+           ${tokenJson('t')} as token, ${tokenJson('ft')} as from_token, ${tokenJson('tt')} as to_token
+      from activity a
+      left join tokens t on t.chain_id = a.chain_id and t.address = a.token_address
+      left join tokens ft on a.type = 'swap' and ft.chain_id = a.chain_id and ft.address = a.extra->>'from_token_address'
+      left join tokens tt on a.type = 'swap' and tt.chain_id = a.chain_id and tt.address = a.extra->>'to_token_address'
+     where ${where.join(' and ')}
+     order by a.block_time desc, a.chain_id desc, a.block_number desc, a.tx_index desc, a.log_index desc, a.sub_index desc
+     limit $${params.length}`;
+  const { rows } = await db.query<ActivityRow>(sql, params);
+  return rows;
+}

@@ -1,0 +1,238 @@
+import type { FastifyInstance } from 'fastify';
+import type { ChainConfig } from '../../chains/chain-config.js';
+import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
+import { type ApiContext, supportedChainsUrl } from '../context.js';
+import { cursorParam } from '../cursor.js';
+import { blockTimeIso, setIfPresent, usdValue } from '../format.js';
+import { sendWithEtag } from '../http-cache.js';
+import { addressListParam, walletAddressParam } from '../params/address-params.js';
+import { enumListParam } from '../params/choice-params.js';
+import { limitParam } from '../params/number-params.js';
+import { defineParams } from '../params/param-spec.js';
+import {
+  type ActivityKey,
+  type ActivityRow,
+  selectActivity,
+  type TokenRef,
+} from '../queries/activity-query.js';
+import { chainsNotReady } from '../readiness.js';
+import { activityResponseSchema } from '../schemas/activity-schemas.js';
+import { errorResponses } from '../schemas/common-schemas.js';
+
+export const activityTypes = [
+  'approve',
+  'burn',
+  'call',
+  'mint',
+  'receive',
+  'send',
+  'swap',
+  'transfer',
+] as const;
+export const assetTypes = ['native', 'erc20', 'erc721', 'erc1155'] as const;
+
+const pathParams = defineParams({ address: walletAddressParam });
+const queryParams = defineParams({
+  chain_ids: chainIdsParam(),
+  offset: cursorParam,
+  limit: limitParam({ min: 1, max: 100, fallback: 20 }),
+  token_address: addressListParam(100),
+  activity_type: enumListParam(activityTypes, 'Only these activity types (comma-separated).'),
+  asset_type: enumListParam(
+    assetTypes,
+    'Only these asset standards (comma-separated); excludes calls.',
+  ),
+});
+
+/** A USD price for an activity row at its block time (filled by the pricing worker). */
+export interface ActivityPrice {
+  price_usd: number;
+  pool_size: number | null;
+}
+
+/** Looks up prices for rows; returns them in the same order (undefined when unknown). */
+export type ActivityPricer = (
+  rows: readonly ActivityRow[],
+) => Promise<(ActivityPrice | undefined)[]>;
+
+function tokenRefMetadata(ref: TokenRef | null): Record<string, unknown> | undefined {
+  if (!ref) return undefined;
+  const out: Record<string, unknown> = {};
+  setIfPresent(out, 'symbol', ref.symbol);
+  setIfPresent(out, 'decimals', ref.decimals);
+  setIfPresent(out, 'name', ref.name);
+  return out;
+}
+
+function stringValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? '';
+}
+
+/** Maps a stored row to the peer's activity item. */
+export function shapeActivityItem(
+  row: ActivityRow,
+  chain: ChainConfig,
+  price: ActivityPrice | undefined,
+): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    chain_id: row.chain_id,
+    block_number: Number(row.block_number),
+    block_time: blockTimeIso(row.block_time),
+    tx_hash: row.tx_hash,
+    type: row.type,
+  };
+  setIfPresent(item, 'asset_type', row.asset_type);
+  setIfPresent(item, 'token_address', row.token_address);
+  setIfPresent(item, 'from', row.from_address);
+  setIfPresent(item, 'to', row.to_address);
+  setIfPresent(item, 'value', row.value);
+  if (row.type === 'approve') setIfPresent(item, 'spender', row.to_address);
+  if (row.asset_type === 'erc721' || row.asset_type === 'erc1155') {
+    setIfPresent(item, 'id', row.token_id);
+  }
+
+  let decimals: number | null = null;
+  let metadata: Record<string, unknown> | undefined;
+  if (row.asset_type === 'native') {
+    decimals = chain.nativeDecimals;
+    metadata = { symbol: chain.nativeSymbol, decimals, name: chain.nativeName };
+  } else if (row.token) {
+    decimals = row.token.decimals;
+    metadata = tokenRefMetadata(row.token);
+    if (metadata && (row.asset_type === 'erc721' || row.asset_type === 'erc1155')) {
+      metadata.standard = row.asset_type;
+      delete metadata.decimals;
+    }
+  }
+  if (metadata && price) {
+    metadata.price_usd = price.price_usd;
+    setIfPresent(metadata, 'pool_size', price.pool_size);
+    if (row.value !== null && decimals !== null && row.asset_type !== 'erc721') {
+      item.value_usd = usdValue(row.value, decimals, price.price_usd);
+    }
+  }
+  if (metadata) item.token_metadata = metadata;
+
+  const extra = row.extra ?? {};
+  if (row.type === 'call' && extra.function && typeof extra.function === 'object') {
+    const fn = extra.function as { signature?: unknown; name?: unknown; inputs?: unknown };
+    const decoded: Record<string, unknown> = {};
+    if (typeof fn.signature === 'string') decoded.signature = fn.signature;
+    if (typeof fn.name === 'string') decoded.name = fn.name;
+    if (Array.isArray(fn.inputs)) {
+      decoded.inputs = fn.inputs.map(
+        (input: { name?: unknown; type?: unknown; value?: unknown }) => ({
+          name: stringValue(input?.name ?? ''),
+          type: stringValue(input?.type ?? ''),
+          value: stringValue(input?.value ?? ''),
+        }),
+      );
+    }
+    item.function = decoded;
+  }
+  if (row.type === 'swap') {
+    for (const side of ['from', 'to'] as const) {
+      setIfPresent(item, `${side}_token_address`, extra[`${side}_token_address`] as string);
+      setIfPresent(item, `${side}_token_value`, extra[`${side}_token_value`] as string);
+      const ref = tokenRefMetadata(side === 'from' ? row.from_token : row.to_token);
+      if (ref) item[`${side}_token_metadata`] = ref;
+    }
+  }
+  return item;
+}
+
+export function activityKey(row: ActivityRow): ActivityKey {
+  return [
+    row.block_time,
+    row.chain_id,
+    row.block_number,
+    row.tx_index,
+    row.log_index,
+    row.sub_index,
+  ];
+}
+
+function isActivityKey(key: readonly (string | number)[]): key is ActivityKey {
+  return (
+    key.length === 6 &&
+    typeof key[0] === 'number' &&
+    typeof key[1] === 'number' &&
+    typeof key[2] === 'string' &&
+    /^\d+$/.test(key[2]) &&
+    key.slice(3).every((part) => Number.isInteger(part))
+  );
+}
+
+/** GET /v1/evm/activity/{address} */
+export function activityRoute(ctx: ApiContext, pricer?: ActivityPricer) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/activity/:address',
+      {
+        config: { errorFormat: 'text' },
+        schema: {
+          tags: ['activity'],
+          summary: 'Activity feed of a wallet, newest first',
+          description:
+            'Native, ERC20, ERC721 and ERC1155 movements, approvals, swaps and decoded contract calls of the wallet across the selected chains, newest first, with keyset pagination (`next_offset`). Errors are plain text.',
+          operationId: 'getEvmActivity',
+          params: pathParams.schema,
+          querystring: queryParams.schema,
+          response: { 200: activityResponseSchema, ...errorResponses('text', false) },
+        },
+      },
+      async (request, reply) => {
+        const { address } = pathParams.parse(request.params);
+        const query = queryParams.parse(request.query);
+        const { chains, warnings } = resolveChains(ctx.registry, query.chain_ids, {
+          resultNoun: 'Activity',
+          docsUrl: supportedChainsUrl(request),
+        });
+        const scope = [
+          'activity',
+          address,
+          chains.map((c) => c.chainId).join(','),
+          query.activity_type?.join(',') ?? '',
+          query.asset_type?.join(',') ?? '',
+          query.token_address?.join(',') ?? '',
+        ].join('|');
+        let after: ActivityKey | undefined;
+        if (query.offset) {
+          const key = ctx.cursors.decode(scope, query.offset);
+          if (!isActivityKey(key)) throw ctx.cursors.invalid();
+          after = key;
+        }
+        const notReady = await chainsNotReady(ctx.statusSource, chains);
+        if (notReady.length > 0) warnings.push(chainsNotReadyWarning(notReady, 'Activity'));
+
+        const rows =
+          chains.length === 0
+            ? []
+            : await selectActivity(ctx.db, {
+                wallet: address,
+                chainIds: chains.map((c) => c.chainId),
+                types: query.activity_type,
+                assetTypes: query.asset_type,
+                tokens: query.token_address,
+                after,
+                limit: query.limit + 1,
+              });
+        const page = rows.slice(0, query.limit);
+        const prices = pricer && page.length > 0 ? await pricer(page) : [];
+        const byId = new Map(chains.map((c) => [c.chainId, c]));
+        const body: Record<string, unknown> = {
+          activity: page.map((row, i) =>
+            shapeActivityItem(row, byId.get(row.chain_id)!, prices[i]),
+          ),
+        };
+        if (warnings.length > 0) body.warnings = warnings;
+        const last = page.at(-1);
+        if (rows.length > query.limit && last) {
+          body.next_offset = ctx.cursors.encode(scope, activityKey(last));
+        }
+        return sendWithEtag(request, reply, body, 'private, max-age=0, must-revalidate');
+      },
+    );
+  };
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '@sluice/db';
+import { generateApiKey, hashApiKey, keyHint } from './api-key-format.js';
+
+/** An API key as stored: never the key itself, only its hash and a short hint. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  hint: string;
+  /** Requests per rate-limit window for this key; null means the server default. */
+  rateLimit: number | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Internal: what authentication needs to confirm a presented key. */
+export interface ActiveKey {
+  id: string;
+  hash: string;
+  rateLimit: number | null;
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  key_hint: string;
+  rate_limit: number | null;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+}
+
+const toIso = (value: Date | string): string => new Date(value).toISOString();
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    hint: row.key_hint,
+    rateLimit: row.rate_limit,
+    createdAt: toIso(row.created_at),
+    revokedAt: row.revoked_at === null ? null : toIso(row.revoked_at),
+  };
+}
+
+export interface KeyStore {
+  /** Creates a key; the plaintext is returned here once and never stored. */
+  create(opts: {
+    name: string;
+    rateLimit?: number | null;
+  }): Promise<{ key: string; record: ApiKeyRecord }>;
+  list(opts?: { includeRevoked?: boolean }): Promise<ApiKeyRecord[]>;
+  /** Revokes by id; false when no active key has that id. */
+  revoke(id: string): Promise<boolean>;
+  /** Stores development keys given in plaintext (API_KEYS), idempotently. */
+  seed(keys: readonly string[], name?: string): Promise<void>;
+  /** The active key with this SHA-256 hash, if any. */
+  findActiveByHash(hash: string): Promise<ActiveKey | undefined>;
+}
+
+/**
+ * Hashed API keys in the `api_keys` table.
+ *
+ * @example
+ * const { key } = await createKeyStore(db).create({ name: 'my app' });
+ */
+export function createKeyStore(db: Queryable): KeyStore {
+  const insert = async (key: string, name: string, rateLimit: number | null) => {
+    const id = `key_${randomBytes(6).toString('hex')}`;
+    const { rows } = await db.query<KeyRow>(
+      `insert into api_keys (id, name, key_hash, key_hint, rate_limit)
+       values ($1, $2, $3, $4, $5)
+       on conflict (key_hash) do update set revoked_at = api_keys.revoked_at
+       returning id, name, key_hint, rate_limit, created_at, revoked_at`,
+      [id, name, hashApiKey(key), keyHint(key), rateLimit],
+    );
+    return toRecord(rows[0]!);
+  };
+
+  return {
+    async create({ name, rateLimit = null }) {
+      const key = generateApiKey();
+      return { key, record: await insert(key, name, rateLimit) };
+    },
+    async list({ includeRevoked = false } = {}) {
+      const { rows } = await db.query<KeyRow>(
+        `select id, name, key_hint, rate_limit, created_at, revoked_at from api_keys
+         where $1 or revoked_at is null order by created_at, id`,
+        [includeRevoked],
+      );
+      return rows.map(toRecord);
+    },
+    async revoke(id) {
+      const { rowCount } = await db.query(
+        'update api_keys set revoked_at = now() where id = $1 and revoked_at is null',
+        [id],
+      );
+      return rowCount > 0;
+    },
+    async seed(keys, name = 'API_KEYS') {
+      for (const key of keys) await insert(key, name, null);
+    },
+    async findActiveByHash(hash) {
+      const { rows } = await db.query<{ id: string; key_hash: string; rate_limit: number | null }>(
+        'select id, key_hash, rate_limit from api_keys where key_hash = $1 and revoked_at is null',
+        [hash],
+      );
+      const row = rows[0];
+      return row && { id: row.id, hash: row.key_hash, rateLimit: row.rate_limit };
+    },
+  };
+}
