@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+export interface CliProcess {
+  child: ChildProcess;
+  url: string;
+  redirectUrl: string | undefined;
+  output: () => string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs the real CLI (src/cli.ts through tsx) and resolves with the code and output once it exits. */
+export async function runCliToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnCli(env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c;
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c;
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+function spawnCli(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
+    cwd: packageDir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Starts the real CLI and waits for its "listening on" banner. */
+export async function startCli(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<CliProcess> {
+  const child = spawnCli(env);
+  let out = '';
+  const append = (c: Buffer) => {
+    out += c;
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${out}`)), timeoutMs);
+    const check = () => {
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`CLI exited with ${code} before listening:\n${out}`));
+    });
+  });
+  const redirect = /HTTP (\S+) redirects/.exec(out)?.[1];
+  return {
+    child,
+    url: url.replace('localhost', '127.0.0.1'),
+    redirectUrl: redirect?.replace('localhost', '127.0.0.1'),
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
