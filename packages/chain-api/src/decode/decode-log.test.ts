@@ -1,4 +1,10 @@
-import { decodeEventLog, encodeAbiParameters, encodeEventTopics, type Hex } from 'viem';
+import {
+  type AbiParameter,
+  decodeEventLog,
+  encodeAbiParameters,
+  encodeEventTopics,
+  type Hex,
+} from 'viem';
 import { describe, expect, it } from 'vitest';
 import { decodeLog } from './decode-log.js';
 import type { RawLog } from './decoded-event.js';
@@ -136,7 +142,10 @@ describe('decodeLog', () => {
       if (ev?.type !== 'event') throw new Error('bad index');
       const abi = [ev];
       const topics = encodeEventTopics({ abi, args: c.args } as never) as Hex[];
-      const nonIndexed = ev.inputs.filter((i) => !i.indexed);
+      const inputs = ev.inputs as readonly AbiParameter[] as readonly (AbiParameter & {
+        indexed?: boolean;
+      })[];
+      const nonIndexed = inputs.filter((i) => !i.indexed);
       const data = encodeAbiParameters(
         nonIndexed,
         nonIndexed.map((i) => c.args[i.name ?? '']) as never,
