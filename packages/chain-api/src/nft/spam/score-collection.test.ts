@@ -39,13 +39,13 @@ describe('scoreCollection', () => {
       score: 0,
       isSpam: false,
       explanations: [
-        { feature: 'trade_volume', value: 120, feature_score: 0, feature_weight: 0.2 },
-        { feature: 'unique_buyers', value: 60, feature_score: 0, feature_weight: 0.15 },
-        { feature: 'unique_sellers', value: 45, feature_score: 0, feature_weight: 0.1 },
-        { feature: 'externally_flagged', value: false, feature_score: 0, feature_weight: 0.2 },
+        { feature: 'trade_volume', value: 120, feature_score: 0, feature_weight: 0.15 },
+        { feature: 'unique_buyers', value: 60, feature_score: 0, feature_weight: 0.1 },
+        { feature: 'unique_sellers', value: 45, feature_score: 0, feature_weight: 0.05 },
+        { feature: 'externally_flagged', value: false, feature_score: 0, feature_weight: 0.15 },
         { feature: 'uri_non_ipfs', value: false, feature_score: 0, feature_weight: 0.05 },
-        { feature: 'suspicious_words', value: 0, feature_score: 0, feature_weight: 0.2 },
-        { feature: 'url_shortener', value: false, feature_score: 0, feature_weight: 0.1 },
+        { feature: 'suspicious_words', value: 0, feature_score: 0, feature_weight: 0.3 },
+        { feature: 'url_shortener', value: false, feature_score: 0, feature_weight: 0.2 },
       ],
     });
   });
@@ -61,8 +61,8 @@ describe('scoreCollection', () => {
       }),
       config,
     );
-    // trade 100*.2 + buyers 100*.15 + sellers 100*.1 + uri 100*.05 + words 100*.2 + shortener 100*.1 = 80
-    expect(result.score).toBe(80);
+    // trade 15 + buyers 10 + sellers 5 + uri 5 + words 30 + shortener 20 = 85
+    expect(result.score).toBe(85);
     expect(result.isSpam).toBe(true);
     expect(
       result.explanations.find((e) => e.feature === 'suspicious_words')?.value,
@@ -79,25 +79,10 @@ describe('scoreCollection', () => {
     expect(score(few, 'trade_volume')).toBeGreaterThan(0);
   });
 
-  it('collections younger than 7 days leave the market features out of the average', () => {
-    const young = scoreCollection(
-      signals({ ageDays: 2, sales: 0, uniqueBuyers: 0, uniqueSellers: 0 }),
-      config,
-    );
-    expect(young.explanations.map((e) => e.feature)).not.toContain('trade_volume');
-    expect(young.explanations.map((e) => e.feature)).not.toContain('unique_buyers');
-    expect(young.score).toBe(0);
-    const old = scoreCollection(
-      signals({ ageDays: 8, sales: 0, uniqueBuyers: 0, uniqueSellers: 0 }),
-      config,
-    );
-    expect(old.score).toBe(45);
-    const onlyVolume = spamConfig({ youngExcluded: ['trade_volume'] });
-    const partly = scoreCollection(
-      signals({ ageDays: 2, sales: 0, uniqueBuyers: 0, uniqueSellers: 0 }),
-      onlyVolume,
-    );
-    expect(partly.explanations.map((e) => e.feature)).toEqual([
+  it('collections younger than 7 days leave the volume signal out of the average', () => {
+    const dead = { sales: 0, uniqueBuyers: 0, uniqueSellers: 0 };
+    const young = scoreCollection(signals({ ageDays: 2, ...dead }), config);
+    expect(young.explanations.map((e) => e.feature)).toEqual([
       'unique_buyers',
       'unique_sellers',
       'externally_flagged',
@@ -105,6 +90,38 @@ describe('scoreCollection', () => {
       'suspicious_words',
       'url_shortener',
     ]);
+    expect(young.score).toBe(18); // (10 + 5) / 0.85
+    const old = scoreCollection(signals({ ageDays: 8, ...dead }), config);
+    expect(old.score).toBe(30);
+    const noMarket = spamConfig({
+      youngExcluded: ['trade_volume', 'unique_buyers', 'unique_sellers'],
+    });
+    expect(scoreCollection(signals({ ageDays: 2, ...dead }), noMarket).score).toBe(0);
+    expect(scoreCollection(signals({ ageDays: null, ...dead }), config).score).toBe(30);
+  });
+
+  it('calibration: one weak signal never flags, scam wording or a shortener on a dead market does', () => {
+    const dead = {
+      sales: 0,
+      uniqueBuyers: 0,
+      uniqueSellers: 0,
+      tokenUris: ['https://api.example/1'],
+    };
+    expect(scoreCollection(signals(dead), config)).toMatchObject({ score: 35, isSpam: false });
+    expect(scoreCollection(signals({ ...dead, texts: ['Earn rewards'] }), config)).toMatchObject({
+      score: 47,
+      isSpam: false,
+    });
+    expect(scoreCollection(signals({ ...dead, texts: ['Claim your reward'] }), config).isSpam).toBe(
+      true,
+    );
+    expect(scoreCollection(signals({ ...dead, urls: ['https://bit.ly/x'] }), config).isSpam).toBe(
+      true,
+    );
+    const young = { ...dead, ageDays: 1, texts: ['Claim your $5000 reward at gift-drop.xyz'] };
+    expect(scoreCollection(signals(young), config).isSpam).toBe(true);
+    const traded = { texts: ['Claim your physical merch'] };
+    expect(scoreCollection(signals(traded), config).isSpam).toBe(false);
   });
 
   it('unknown metadata leaves uri_non_ipfs out; https metadata alone stays well under the threshold', () => {

@@ -1,9 +1,9 @@
 import {
   defaultThreshold,
   defaultWeights,
-  marketFeatures,
   type SpamFeature,
   youngCollectionDays,
+  youngExcludedFeatures,
 } from './weights.js';
 
 /** A manual decision about one contract. */
@@ -53,7 +53,7 @@ export function spamConfig(
     weights,
     threshold,
     youngCollectionDays: input.youngCollectionDays ?? youngCollectionDays,
-    youngExcluded: input.youngExcluded ?? marketFeatures,
+    youngExcluded: input.youngExcluded ?? youngExcludedFeatures,
     denyList: new Set([...(input.denyList ?? [])].map(listKey)),
     overrides,
   };

@@ -6,9 +6,9 @@
  * How a collection is scored:
  * 1. Each feature that applies yields a feature score from 0 (looks legitimate) to 100 (looks like spam).
  * 2. `spam_score` = round(Σ weight·feature_score / Σ weight) over the features that apply. A feature
- *    does not apply when its input is unknown (no metadata fetched yet), and the market features
- *    (`marketFeatures`) do not apply to collections younger than `youngCollectionDays`: a new
- *    collection has not had the time to trade, and a missing market says nothing yet.
+ *    does not apply when its input is unknown (no metadata fetched yet), and `youngExcludedFeatures`
+ *    (the volume signal) does not apply to collections younger than `youngCollectionDays`: a new
+ *    collection has not had the time to trade.
  * 3. `is_spam` = spam_score >= `threshold`.
  * 4. `externally_flagged` (contract on the configured deny list) is decisive: the score of a flagged
  *    collection is raised to at least `threshold`.
@@ -27,18 +27,20 @@ export type SpamFeature =
   | 'url_shortener';
 
 /**
- * Relative weight of each feature (0..1, summing to 1 when all apply). Market signals and the deny
- * list carry most of the weight; the metadata heuristics are cheap to fake or to trip by accident
- * (plenty of legitimate collections host metadata on https), so they weigh less individually.
+ * Relative weight of each feature (0..1, summing to 1 when all apply). Calibrated so that no single
+ * weak signal flags a collection: an old collection that never traded and hosts its metadata on
+ * https scores 35 (plenty of legitimate ones do, POAP-like drops never trade); it takes scam wording
+ * (two suspicious terms) or a link shortener on top of a dead market to cross 50. The deny list is
+ * decisive on its own (rule 4 above), so its weight only shapes the reported average.
  */
 export const defaultWeights: Readonly<Record<SpamFeature, number>> = {
-  trade_volume: 0.2,
-  unique_buyers: 0.15,
-  unique_sellers: 0.1,
-  externally_flagged: 0.2,
+  trade_volume: 0.15,
+  unique_buyers: 0.1,
+  unique_sellers: 0.05,
+  externally_flagged: 0.15,
   uri_non_ipfs: 0.05,
-  suspicious_words: 0.2,
-  url_shortener: 0.1,
+  suspicious_words: 0.3,
+  url_shortener: 0.2,
 };
 
 /** Score at or above which a collection is spam (hidden by `filter_spam=true`). */
@@ -55,6 +57,12 @@ export const marketFeatures: readonly SpamFeature[] = [
 ];
 
 /**
+ * The market features left out for young collections: the volume signal only. A young collection
+ * without a single buyer is still a weak spam signal (airdrops are sent, never bought).
+ */
+export const youngExcludedFeatures: readonly SpamFeature[] = ['trade_volume'];
+
+/**
  * Market saturation points: at this many sales / distinct buyers / distinct sellers (or more) the
  * feature scores 0; with none it scores 100; in between it falls logarithmically (the first few
  * trades say the most): score = 100 · (1 − ln(1+n) / ln(1+saturation)).
@@ -68,7 +76,7 @@ export const marketSaturation: Readonly<
 };
 
 /** Each distinct suspicious term found adds this much to `suspicious_words` (capped at 100). */
-export const suspiciousWordPoints = 50;
+export const suspiciousWordPoints = 40;
 
 /**
  * Terms typical of scam airdrops ("claim your reward at ..."), matched case-insensitively on word

@@ -1,0 +1,70 @@
+import { MetadataError, UriError } from './errors.js';
+import type { Gateways } from './gateways.js';
+import {
+  type NormalizedMetadata,
+  normalizeMetadata,
+  parseMetadataJson,
+} from './normalize-metadata.js';
+import { resolveUri } from './resolve-uri.js';
+import type { SafeFetcher } from './safe-fetch.js';
+
+/** What loading a metadata document needs. */
+export interface LoadMetadataDeps {
+  fetcher: SafeFetcher;
+  gateways: Gateways;
+  signal?: AbortSignal;
+}
+
+const jsonTypes =
+  /^(application\/(.+\+)?json|text\/(plain|json)|application\/octet-stream|binary\/octet-stream)$/;
+const mediaTypes = /^(image|video|audio)\//;
+
+/**
+ * Loads and normalises the metadata document behind a token URI (already `{id}`-substituted):
+ * inline `data:` documents are decoded, URLs go through the SSRF-guarded fetcher. A URI that
+ * points straight at an image (some collections do that) yields metadata with only `imageUrl`.
+ * Nothing is executed: the body is parsed as JSON or refused.
+ *
+ * @example
+ * const meta = await loadMetadata('ipfs://Qm.../1.json', { fetcher, gateways });
+ */
+export async function loadMetadata(
+  uri: string,
+  deps: LoadMetadataDeps,
+): Promise<NormalizedMetadata> {
+  const source = resolveUri(uri, deps.gateways);
+  if (source.kind === 'inline') {
+    if (mediaTypes.test(source.mediaType)) return imageOnly(uri.trim());
+    if (!jsonTypes.test(source.mediaType)) {
+      throw new UriError('UNSUPPORTED_URI', `data: URI of type ${source.mediaType}`);
+    }
+    return normalizeMetadata(parseMetadataJson(source.text), deps.gateways);
+  }
+  let media: string | undefined;
+  const response = await deps.fetcher
+    .fetch(source.url, {
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      acceptContentType: (type) => {
+        if (type && mediaTypes.test(type)) {
+          media = type;
+          return false;
+        }
+        // Servers label JSON every which way; only refuse what cannot be a JSON document.
+        return type === undefined || !/^(font|model|multipart)\//.test(type);
+      },
+    })
+    .catch((error: unknown) => {
+      if (media) return undefined;
+      throw error;
+    });
+  if (response === undefined) return imageOnly(source.url);
+  const text = new TextDecoder().decode(response.body);
+  if (response.contentType === 'text/html' && !/^\s*[{[]/.test(text)) {
+    throw new MetadataError('INVALID_JSON', 'metadata URL answered with an HTML page', source.url);
+  }
+  return normalizeMetadata(parseMetadataJson(text), deps.gateways);
+}
+
+function imageOnly(url: string): NormalizedMetadata {
+  return { name: null, description: null, imageUrl: url, attributes: [], externalUrl: null };
+}

@@ -1,0 +1,192 @@
+import type { Queryable } from '@sluice/db';
+import type { NormalizedMetadata } from './normalize-metadata.js';
+
+/** A token claimed from the queue. */
+export interface ClaimedToken {
+  chainId: number;
+  contract: string;
+  tokenId: bigint;
+  standard: 'erc721' | 'erc1155';
+  /** URI stored by the previous successful fetch, if any. */
+  uri: string | null;
+  status: 'pending' | 'ok' | 'failed';
+  attempts: number;
+  /** Block of the last ERC-4906 refresh request when claimed: a save only lands if unchanged. */
+  refreshBlock: string | null;
+}
+
+interface ClaimRow {
+  chain_id: number;
+  contract: string;
+  token_id: string;
+  standard: 'erc721' | 'erc1155';
+  uri: string | null;
+  status: 'pending' | 'ok' | 'failed';
+  attempts: number;
+  refresh_block: string | null;
+}
+
+/**
+ * Inserts a `pending` metadata row for every held token that has none yet (the indexer normally
+ * does it on first sight; this is the safety net) and a collection row for every contract.
+ * Returns how many tokens were queued.
+ */
+export async function enqueueMissing(db: Queryable, limit = 10_000): Promise<number> {
+  const tokens = await db.query(
+    `insert into nft_metadata (chain_id, contract, token_id, standard, status, next_attempt)
+     select h.chain_id, h.contract, h.token_id, min(h.standard), 'pending', now()
+       from nft_holdings h
+      where not exists (select 1 from nft_metadata m
+                         where m.chain_id = h.chain_id and m.contract = h.contract and m.token_id = h.token_id)
+      group by h.chain_id, h.contract, h.token_id
+      limit $1
+     on conflict do nothing`,
+    [limit],
+  );
+  await db.query(
+    `insert into nft_collections (chain_id, contract, standard)
+     select m.chain_id, m.contract, min(m.standard)
+       from nft_metadata m
+      where not exists (select 1 from nft_collections c where c.chain_id = m.chain_id and c.contract = m.contract)
+      group by m.chain_id, m.contract
+     on conflict do nothing`,
+  );
+  return tokens.rowCount;
+}
+
+/**
+ * Claims up to `limit` due tokens (pending/failed first, then URI re-checks of fetched ones),
+ * leasing them for `leaseMs` so another replica does not pick them up meanwhile.
+ */
+export async function claimDue(
+  db: Queryable,
+  chainIds: readonly number[],
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedToken[]> {
+  if (limit <= 0 || chainIds.length === 0) return [];
+  const claimed: ClaimedToken[] = [];
+  for (const statusFilter of [`status <> 'ok'`, `status = 'ok'`]) {
+    const want = limit - claimed.length;
+    if (want <= 0) break;
+    const { rows } = await db.query<ClaimRow>(
+      `with due as (
+         select chain_id, contract, token_id from nft_metadata
+          where ${statusFilter} and next_attempt <= now() and chain_id = any($1::int[])
+          order by next_attempt
+          limit $2
+          for update skip locked
+       )
+       update nft_metadata m
+          set next_attempt = now() + make_interval(secs => $3::double precision / 1000)
+         from due
+        where m.chain_id = due.chain_id and m.contract = due.contract and m.token_id = due.token_id
+       returning m.chain_id, m.contract, m.token_id::text as token_id, m.standard, m.uri, m.status,
+                 m.attempts, m.refresh_block::text as refresh_block`,
+      [chainIds, want, leaseMs],
+    );
+    for (const row of rows) {
+      claimed.push({
+        chainId: row.chain_id,
+        contract: row.contract,
+        tokenId: BigInt(row.token_id),
+        standard: row.standard,
+        uri: row.uri,
+        status: row.status,
+        attempts: row.attempts,
+        refreshBlock: row.refresh_block,
+      });
+    }
+  }
+  return claimed;
+}
+
+const sameRow = `chain_id = $1 and contract = $2 and token_id = $3::numeric
+  and refresh_block is not distinct from $4::bigint`;
+
+/** Stores a fetched document; `recheckMs` from now the URI is read again. False if re-queued meanwhile. */
+export async function saveSuccess(
+  db: Queryable,
+  token: ClaimedToken,
+  uri: string,
+  meta: NormalizedMetadata,
+  recheckMs: number,
+): Promise<boolean> {
+  const result = await db.query(
+    `update nft_metadata
+        set uri = $5, name = $6, description = $7, image_url = $8, attributes = $9::jsonb,
+            status = 'ok', attempts = 0, last_error = null, fetched_at = now(),
+            next_attempt = now() + make_interval(secs => $10::double precision / 1000)
+      where ${sameRow}`,
+    [
+      token.chainId,
+      token.contract,
+      token.tokenId.toString(),
+      token.refreshBlock,
+      uri,
+      meta.name,
+      meta.description,
+      meta.imageUrl,
+      JSON.stringify(meta.attributes),
+      recheckMs,
+    ],
+  );
+  return result.rowCount > 0;
+}
+
+/** A URI re-check found the URI unchanged: only push the next re-check out. */
+export async function saveUnchanged(
+  db: Queryable,
+  token: ClaimedToken,
+  recheckMs: number,
+): Promise<void> {
+  await db.query(
+    `update nft_metadata
+        set next_attempt = now() + make_interval(secs => $5::double precision / 1000)
+      where ${sameRow} and status = 'ok'`,
+    [token.chainId, token.contract, token.tokenId.toString(), token.refreshBlock, recheckMs],
+  );
+}
+
+/**
+ * Records a failure: attempts + 1, the error text, and the next attempt `delayMs` from now. What
+ * was known before (name, image, ...) stays so the API keeps serving it; the URI is kept when the
+ * contract call succeeded.
+ */
+export async function saveFailure(
+  db: Queryable,
+  token: ClaimedToken,
+  uri: string | null,
+  error: string,
+  delayMs: number,
+): Promise<void> {
+  await db.query(
+    `update nft_metadata
+        set status = 'failed', attempts = attempts + 1, last_error = $5, uri = coalesce($6, uri),
+            next_attempt = now() + make_interval(secs => $7::double precision / 1000)
+      where ${sameRow}`,
+    [
+      token.chainId,
+      token.contract,
+      token.tokenId.toString(),
+      token.refreshBlock,
+      error,
+      uri,
+      delayMs,
+    ],
+  );
+}
+
+/** Marks collections for re-scoring (their metadata or sales changed). */
+export async function markCollectionsDirty(
+  db: Queryable,
+  collections: ReadonlyArray<{ chainId: number; contract: string }>,
+): Promise<void> {
+  if (collections.length === 0) return;
+  await db.query(
+    `update nft_collections c set scored_at = null
+       from unnest($1::int[], $2::text[]) as t(chain_id, contract)
+      where c.chain_id = t.chain_id and c.contract = t.contract`,
+    [collections.map((c) => c.chainId), collections.map((c) => c.contract)],
+  );
+}

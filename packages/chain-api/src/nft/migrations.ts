@@ -1,0 +1,46 @@
+import type { Migration } from '@sluice/db';
+
+/**
+ * Tables only the NFT worker writes; run after the indexer's `chainMigrations` (they index its
+ * `nft_metadata` table). Addresses lower-case text, like everywhere in the store.
+ */
+const collections = /* sql */ `
+-- One row per NFT contract seen: collection name/symbol (from the indexer's tokens table or the
+-- worker's own name()/symbol() calls), the first time it was seen, and its spam score.
+-- spam_explanations is the peer's explanations array ([{feature, value, feature_score, feature_weight}]).
+-- scored_at null = (re)score soon: set when a collection's metadata, sales or override change.
+create table nft_collections (
+  chain_id           integer     not null,
+  contract           text        not null,
+  standard           text        check (standard in ('erc721','erc1155')),
+  name               text,
+  symbol             text,
+  info_status        text        not null default 'pending' check (info_status in ('pending','ok','failed')),
+  info_attempts      integer     not null default 0,
+  info_next_attempt  timestamptz not null default now(),
+  first_seen_at      timestamptz,
+  spam_score         smallint    check (spam_score between 0 and 100),
+  is_spam            boolean     not null default false,
+  spam_explanations  jsonb,
+  scored_at          timestamptz,
+  primary key (chain_id, contract)
+);
+create index nft_collections_info_queue_idx on nft_collections (info_next_attempt) where info_status <> 'ok';
+create index nft_collections_score_queue_idx on nft_collections (scored_at nulls first);
+
+-- Operator decisions per contract: 'spam' forces is_spam (score 100), 'not_spam' clears it (score 0).
+create table nft_spam_overrides (
+  chain_id        integer     not null,
+  contract        text        not null,
+  classification  text        not null check (classification in ('spam','not_spam')),
+  note            text,
+  created_at      timestamptz not null default now(),
+  primary key (chain_id, contract)
+);
+
+-- URI re-checks of fetched tokens (the indexer's queue index covers only status <> 'ok').
+create index nft_metadata_recheck_idx on nft_metadata (next_attempt) where status = 'ok';
+`;
+
+/** Schema migrations of the NFT worker, for `migrate(db, nftMigrations)` after `chainMigrations`. */
+export const nftMigrations: Migration[] = [{ id: 'nft-001-collections', sql: collections }];

@@ -1,0 +1,100 @@
+import { type Address, type PublicClient, parseAbi } from 'viem';
+import { NftError } from './errors.js';
+import { substituteTokenId } from './resolve-uri.js';
+
+const nftAbi = parseAbi([
+  'function tokenURI(uint256 tokenId) view returns (string)',
+  'function uri(uint256 id) view returns (string)',
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+]);
+
+/**
+ * Reads a token's metadata URI from its contract: `tokenURI` for ERC721 (falling back to `uri`),
+ * `uri` for ERC1155 (falling back to `tokenURI`) with `{id}` substituted. A revert or an empty
+ * answer is an `NftError` with code `URI_CALL_FAILED`.
+ *
+ * @example
+ * await readTokenUri(client, '0xabc...', 1n, 'erc721'); // 'ipfs://Qm.../1'
+ */
+export async function readTokenUri(
+  client: PublicClient,
+  contract: string,
+  tokenId: bigint,
+  standard: 'erc721' | 'erc1155',
+): Promise<string> {
+  const order =
+    standard === 'erc1155' ? (['uri', 'tokenURI'] as const) : (['tokenURI', 'uri'] as const);
+  let firstError: unknown;
+  for (const functionName of order) {
+    try {
+      const value = await client.readContract({
+        address: contract as Address,
+        abi: nftAbi,
+        functionName,
+        args: [tokenId],
+      });
+      const uri = value.replaceAll('\u0000', '').trim();
+      if (uri === '')
+        throw new NftError('URI_CALL_FAILED', `${functionName}() returned an empty string`);
+      return substituteTokenId(uri, tokenId);
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  if (firstError instanceof NftError) throw firstError;
+  throw new NftError('URI_CALL_FAILED', `${order[0]}(${tokenId}) failed`, shortMessage(firstError));
+}
+
+/**
+ * Reads a collection's `name()` and `symbol()`; each is null when the call reverts or is absent
+ * (common for ERC1155). Transport failures are thrown so the caller can retry later.
+ */
+export async function readCollectionInfo(
+  client: PublicClient,
+  contract: string,
+): Promise<{ name: string | null; symbol: string | null }> {
+  const [name, symbol] = await Promise.all(
+    (['name', 'symbol'] as const).map(async (functionName) => {
+      try {
+        const value = await client.readContract({
+          address: contract as Address,
+          abi: nftAbi,
+          functionName,
+        });
+        const text = value.replaceAll('\u0000', '').trim();
+        return text === '' ? null : text.slice(0, 200);
+      } catch (error) {
+        if (isContractFailure(error)) return null;
+        throw error;
+      }
+    }),
+  );
+  return { name: name ?? null, symbol: symbol ?? null };
+}
+
+/** A revert / bad return data (the contract's answer) as opposed to the node being unreachable. */
+function isContractFailure(error: unknown): boolean {
+  let current: unknown = error;
+  while (current instanceof Error) {
+    const name = current.name;
+    if (
+      name === 'ContractFunctionRevertedError' ||
+      name === 'ContractFunctionZeroDataError' ||
+      name === 'AbiDecodingZeroDataError' ||
+      name === 'AbiDecodingDataSizeTooSmallError' ||
+      name === 'PositionOutOfBoundsError' ||
+      name === 'CallExecutionError'
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function shortMessage(error: unknown): string {
+  if (error && typeof error === 'object' && 'shortMessage' in error)
+    return String(error.shortMessage);
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+}
