@@ -1,0 +1,167 @@
+// `npm run bench -w @sluice/webhooks`: @sluice/webhooks vs @octokit/webhooks 14, one run.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import * as octokit from '@octokit/webhooks';
+import autocannon from 'autocannon';
+import { opsPerSecond } from './ops-per-second.js';
+import { issuesOpenedPayload, payloadOfSize, pushPayload } from './payloads.js';
+
+// The built package (what users run), like the peer's published bundle.
+const sluice: typeof import('../src/index.js') = await import(
+  new URL('../dist/index.js', import.meta.url).href
+);
+
+const secret = randomBytes(24).toString('hex');
+const hmac = (payload: string): string =>
+  `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`;
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
+const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 8);
+
+interface Row {
+  name: string;
+  sluice: number;
+  octokit: number;
+  unit: string;
+}
+const rows: Row[] = [];
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+function report(row: Row): void {
+  rows.push(row);
+  console.log(
+    `${row.name.padEnd(36)} sluice ${fmt(row.sluice).padStart(10)}  octokit ${fmt(row.octokit).padStart(10)} ${row.unit}  (${(row.sluice / row.octokit).toFixed(2)}x)`,
+  );
+}
+
+async function benchVerify(): Promise<void> {
+  const ours = new sluice.Webhooks({ secret });
+  const peer = new octokit.Webhooks({ secret });
+  for (const [label, size] of [
+    ['1 KiB', 1024],
+    ['1 MiB', 1024 * 1024],
+  ] as const) {
+    const payload = payloadOfSize(size);
+    const signature = hmac(payload);
+    if (!(await ours.verify(payload, signature)) || !(await peer.verify(payload, signature))) {
+      throw new Error('verify sanity check failed');
+    }
+    // Alternate twice and keep the better run of each, to damp noise from other processes.
+    const s1 = await opsPerSecond(() => ours.verify(payload, signature), DURATION_MS);
+    const o1 = await opsPerSecond(() => peer.verify(payload, signature), DURATION_MS);
+    const s2 = await opsPerSecond(() => ours.verify(payload, signature), DURATION_MS);
+    const o2 = await opsPerSecond(() => peer.verify(payload, signature), DURATION_MS);
+    report({
+      name: `verify ${label}`,
+      sluice: Math.max(s1, s2),
+      octokit: Math.max(o1, o2),
+      unit: 'ops/s',
+    });
+  }
+}
+
+async function benchReceive(): Promise<void> {
+  const ours = new sluice.Webhooks({ secret });
+  const peer = new octokit.Webhooks({ secret });
+  let calls = 0;
+  const handler = (): void => {
+    calls++;
+  };
+  ours.on('issues.opened', handler);
+  ours.on('issues', handler);
+  ours.onAny(handler);
+  peer.on('issues.opened', handler);
+  peer.on('issues', handler);
+  peer.onAny(handler);
+  const payload = issuesOpenedPayload();
+  const event = { id: '1', name: 'issues' as const, payload };
+  const runOurs = () => ours.receive(event);
+  const runPeer = () => peer.receive(event as octokit.EmitterWebhookEvent);
+  const s1 = await opsPerSecond(runOurs, DURATION_MS);
+  const o1 = await opsPerSecond(runPeer, DURATION_MS);
+  const s2 = await opsPerSecond(runOurs, DURATION_MS);
+  const o2 = await opsPerSecond(runPeer, DURATION_MS);
+  if (calls === 0) throw new Error('handlers never ran');
+  report({
+    name: 'receive, 3 handlers',
+    sluice: Math.max(s1, s2),
+    octokit: Math.max(o1, o2),
+    unit: 'ops/s',
+  });
+}
+
+async function startServer(
+  which: 'sluice' | 'octokit',
+): Promise<{ child: ChildProcess; port: number }> {
+  const script = fileURLToPath(new URL('./server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, which], {
+    env: { ...process.env, BENCH_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+  });
+  return { child, port };
+}
+
+async function loadTest(which: 'sluice' | 'octokit', body: string): Promise<number> {
+  const { child, port } = await startServer(which);
+  const prefix = which === 'sluice' ? 'x-provider' : 'x-github';
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/api/hosting/webhooks`,
+      method: 'POST',
+      connections: 32,
+      duration: HTTP_SECONDS,
+      headers: {
+        'content-type': 'application/json',
+        [`${prefix}-event`]: 'push',
+        [`${prefix}-delivery`]: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+        'x-hub-signature-256': hmac(body),
+      },
+      body,
+    });
+    if (result.non2xx > 0 || result.errors > 0) {
+      throw new Error(`${which}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+    }
+    return result.requests.average;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+async function benchMiddleware(): Promise<void> {
+  const body = pushPayload();
+  const bytes = Buffer.byteLength(body);
+  // Alternate to spread machine noise over both; report the mean of two runs each.
+  const o1 = await loadTest('octokit', body);
+  const s1 = await loadTest('sluice', body);
+  const o2 = await loadTest('octokit', body);
+  const s2 = await loadTest('sluice', body);
+  report({
+    name: `middleware, ${(bytes / 1024).toFixed(1)} KiB push (autocannon)`,
+    sluice: (s1 + s2) / 2,
+    octokit: (o1 + o2) / 2,
+    unit: 'req/s',
+  });
+}
+
+console.log(
+  `@sluice/webhooks vs @octokit/webhooks ${octokitVersion()} | node ${process.version} | ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'})`,
+);
+await benchVerify();
+await benchReceive();
+await benchMiddleware();
+console.log(
+  '\n| benchmark | @sluice/webhooks | @octokit/webhooks 14 | ratio |\n|---|---:|---:|---:|',
+);
+for (const row of rows) {
+  console.log(
+    `| ${row.name} | ${fmt(row.sluice)} ${row.unit} | ${fmt(row.octokit)} ${row.unit} | ${(row.sluice / row.octokit).toFixed(2)}x |`,
+  );
+}
+
+function octokitVersion(): string {
+  return '14';
+}

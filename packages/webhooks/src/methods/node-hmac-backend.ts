@@ -1,0 +1,45 @@
+import type * as NodeCrypto from 'node:crypto';
+import type { HmacBackend } from './hmac-backend.js';
+
+type NodeCryptoModule = typeof NodeCrypto;
+
+/**
+ * node:crypto without a static import, so the module also loads on Web-standard runtimes:
+ * `process.getBuiltinModule` exists on Node >= 20.16, Deno and Bun.
+ */
+function loadNodeCrypto(): NodeCryptoModule | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const crypto = proc?.getBuiltinModule?.('node:crypto') as NodeCryptoModule | undefined;
+  return typeof crypto?.createHmac === 'function' ? crypto : undefined;
+}
+
+/**
+ * The node:crypto backend, or `undefined` where node:crypto is not available.
+ *
+ * @example
+ * ```ts
+ * const backend = createNodeHmacBackend() ?? createWebHmacBackend();
+ * ```
+ */
+export function createNodeHmacBackend(
+  crypto: NodeCryptoModule | null = loadNodeCrypto() ?? null,
+): HmacBackend | undefined {
+  if (crypto === null) return undefined;
+  const { createHmac, timingSafeEqual } = crypto;
+  // Secret bytes per secret: saves re-encoding the key string on every delivery.
+  const keys = new Map<string, Buffer>();
+  const keyFor = (secret: string): Buffer => {
+    let key = keys.get(secret);
+    if (key === undefined) {
+      if (keys.size >= 32) keys.clear();
+      key = Buffer.from(secret, 'utf8');
+      keys.set(secret, key);
+    }
+    return key;
+  };
+  return {
+    name: 'node',
+    hmac: (secret, payload) => createHmac('sha256', keyFor(secret)).update(payload).digest(),
+    equal: (a, b) => a.length === b.length && timingSafeEqual(a, b),
+  };
+}

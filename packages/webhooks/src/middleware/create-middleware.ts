@@ -1,0 +1,130 @@
+import { MissingHeadersError, UnsupportedContentTypeError } from '../errors.js';
+import { errorToResponse } from './error-to-response.js';
+import { isJsonContentType } from './is-json-content-type.js';
+import { jsonError } from './json-response.js';
+import type {
+  MiddlewareResponse,
+  RequestAdapter,
+  ResolvedMiddlewareOptions,
+  WebhooksLike,
+} from './types.js';
+
+const EVENT_HEADER = 'x-provider-event';
+const DELIVERY_HEADER = 'x-provider-delivery';
+const SIGNATURE_HEADER = 'x-hub-signature-256';
+
+const OK: MiddlewareResponse = {
+  status: 200,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: 'ok\n',
+};
+const STILL_PROCESSING: MiddlewareResponse = {
+  status: 202,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: 'still processing\n',
+};
+
+/** `null`: the request is not for this middleware's path. */
+export type MiddlewareOutcome = MiddlewareResponse | null;
+
+/**
+ * The runtime-independent receiver: routing, content type, headers, size limit, verification,
+ * dispatch and the timeout, for any request type an adapter can read. Node and Web middleware
+ * are thin adapters around it.
+ *
+ * | condition | status |
+ * |---|---|
+ * | other path | `null` (caller decides) |
+ * | not POST | 404 |
+ * | content type not `application/json` | 415 |
+ * | missing event/delivery/signature header | 400 |
+ * | body over `maxPayloadBytes` | 413 |
+ * | body already consumed, no raw bytes | 500 |
+ * | empty body, bad signature, invalid JSON | 400 |
+ * | handler failed | error's `status` or 500 |
+ * | handlers done | 200 |
+ * | handlers still running after `timeout` | 202 |
+ *
+ * @example
+ * ```ts
+ * const handle = createMiddleware(myAdapter, webhooks, resolveMiddlewareOptions(webhooks));
+ * const outcome = await handle(request);
+ * ```
+ */
+export function createMiddleware<TRequest>(
+  adapter: RequestAdapter<TRequest>,
+  webhooks: WebhooksLike,
+  options: ResolvedMiddlewareOptions,
+): (request: TRequest) => Promise<MiddlewareOutcome> {
+  const { path, log, timeout, maxPayloadBytes } = options;
+
+  return async function handleWebhookRequest(request: TRequest): Promise<MiddlewareOutcome> {
+    const pathname = adapter.getPathname(request);
+    if (pathname === null) {
+      return jsonError(400, 'Request URL could not be parsed');
+    }
+    if (pathname !== path) return null;
+
+    const method = adapter.getMethod(request);
+    if (method !== 'POST') {
+      return jsonError(404, `Unknown route: ${method} ${pathname}`);
+    }
+
+    const contentType = adapter.getHeader(request, 'content-type');
+    if (!isJsonContentType(contentType)) {
+      const error = new UnsupportedContentTypeError({
+        details:
+          contentType === undefined
+            ? 'the request has none'
+            : /^\s*application\/x-www-form-urlencoded/i.test(contentType)
+              ? 'form-encoded deliveries are not supported; set the webhook content type to application/json at the provider'
+              : undefined,
+      });
+      return jsonError(415, error.message, { accept: 'application/json' });
+    }
+
+    const name = adapter.getHeader(request, EVENT_HEADER);
+    const id = adapter.getHeader(request, DELIVERY_HEADER);
+    const signature = adapter.getHeader(request, SIGNATURE_HEADER);
+    if (!name || !id || !signature) {
+      const missing: string[] = [];
+      if (!name) missing.push(EVENT_HEADER);
+      if (!id) missing.push(DELIVERY_HEADER);
+      if (!signature) missing.push(SIGNATURE_HEADER);
+      return jsonError(400, new MissingHeadersError(missing).message);
+    }
+
+    let payload: Uint8Array | string;
+    try {
+      payload = await adapter.readBody(request, maxPayloadBytes);
+    } catch (error) {
+      const response = errorToResponse(error, log, { id, name });
+      // Stop a large or broken upload instead of draining it.
+      response.closeConnection = true;
+      return response;
+    }
+    if (payload.length === 0) {
+      return jsonError(400, 'EmptyBodyError: Request body is empty');
+    }
+    log.debug(`${name} event received (id: ${id})`);
+
+    // The timer starts once the body is in: a slow upload must not earn a 202 before the
+    // signature is checked.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const processing = webhooks.verifyAndReceive({ id, name, payload, signature }).then(
+      () => OK,
+      (error: unknown) => errorToResponse(error, log, { id, name }),
+    );
+    const timedOut = new Promise<MiddlewareResponse>((resolve) => {
+      timer = setTimeout(() => {
+        log.debug(
+          `${name} delivery ${id}: handlers still running after ${timeout} ms, answered 202`,
+        );
+        resolve(STILL_PROCESSING);
+      }, timeout);
+    });
+    const outcome = await Promise.race([processing, timedOut]);
+    clearTimeout(timer);
+    return outcome;
+  };
+}

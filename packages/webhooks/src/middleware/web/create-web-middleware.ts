@@ -1,0 +1,74 @@
+import { createMiddleware } from '../create-middleware.js';
+import { jsonError } from '../json-response.js';
+import { normalizeTrailingSlashes } from '../normalize-trailing-slashes.js';
+import { resolveMiddlewareOptions } from '../resolve-middleware-options.js';
+import type {
+  MiddlewareOptions,
+  MiddlewareResponse,
+  RequestAdapter,
+  WebhooksLike,
+} from '../types.js';
+import { readWebBody } from './read-web-body.js';
+
+/** A handler for Web-standard runtimes; `next` answers requests for other paths. */
+export type WebMiddleware = (
+  request: Request,
+  next?: () => Response | Promise<Response>,
+) => Promise<Response>;
+
+const encoder = new TextEncoder();
+
+const webAdapter: RequestAdapter<Request> = {
+  getPathname: (request) => {
+    try {
+      return normalizeTrailingSlashes(new URL(request.url).pathname);
+    } catch {
+      return null;
+    }
+  },
+  getMethod: (request) => request.method,
+  getHeader: (request, name) => request.headers.get(name) ?? undefined,
+  readBody: readWebBody,
+};
+
+function toResponse(outcome: MiddlewareResponse): Response {
+  // Bytes, so Content-Length counts bytes even for non-ASCII text.
+  const body = encoder.encode(outcome.body);
+  return new Response(body, {
+    status: outcome.status,
+    headers: { ...outcome.headers, 'content-length': String(body.length) },
+  });
+}
+
+/**
+ * Receives deliveries on Web-standard runtimes (Deno, Bun, Cloudflare Workers, Vercel/Netlify
+ * functions, Hono...): takes a `Request`, resolves a `Response`. Requests for other paths get a
+ * 404 JSON `{ error }` (or whatever `next()` returns when given), so misrouted deliveries are
+ * visible at the provider.
+ *
+ * @example
+ * ```ts
+ * import { Webhooks, createWebMiddleware } from '@sluice/webhooks';
+ *
+ * const webhooks = new Webhooks({ secret: Deno.env.get('WEBHOOK_SECRET')! });
+ * const handle = createWebMiddleware(webhooks);
+ * Deno.serve((request) => handle(request));
+ * ```
+ */
+export function createWebMiddleware(
+  webhooks: WebhooksLike,
+  options?: MiddlewareOptions,
+): WebMiddleware {
+  const handle = createMiddleware(
+    webAdapter,
+    webhooks,
+    resolveMiddlewareOptions(webhooks, options),
+  );
+  return async function sluiceWebhooksWebMiddleware(request, next) {
+    const outcome = await handle(request);
+    if (outcome !== null) return toResponse(outcome);
+    if (next) return next();
+    const pathname = webAdapter.getPathname(request) ?? '';
+    return toResponse(jsonError(404, `Unknown route: ${request.method} ${pathname}`));
+  };
+}
