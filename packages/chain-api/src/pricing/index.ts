@@ -18,3 +18,9 @@ export {
   pricingThresholdsFromEnv,
   SPAM_POOL_SIZE_USD,
 } from './thresholds.js';
+export {
+  createTokenMetadataLookup,
+  normalizeLogoUri,
+  type TokenLinks,
+  type TokenMetadataLookup,
+} from './token-metadata.js';
