@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createSecureContext } from 'node:tls';
 import { migrate, openDatabase } from '@sluice/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -66,6 +67,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
         cert: readTlsFile('TLS_CERT_FILE', config.tls.certFile),
       }
     : undefined;
+  if (https) {
+    // Check the pair before touching the database, so a bad file is a clear start-up error.
+    try {
+      createSecureContext(https);
+    } catch (err) {
+      throw new ConfigError(
+        `TLS_KEY_FILE/TLS_CERT_FILE are not a valid key and certificate: ${(err as Error).message}`,
+      );
+    }
+  }
   const db = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -132,7 +143,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
           await new Promise<void>((resolve) => r.close(() => resolve()));
           r.closeAllConnections();
         }
-        await app.close();
+        // Keep-alive sockets that finish their last response while we close would otherwise
+        // hold the exit until the client drops them; close each as soon as it goes idle.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
       })();
       return closing;
     },

@@ -1,10 +1,9 @@
 import { migrate } from '@sluice/db';
-import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
+import type { TestDatabase } from '@sluice/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { userMigrations } from '../src/store/migrations.js';
-import { createSqlUserStore } from '../src/store/sql-user-store.js';
+import { startTestApp } from './helpers.js';
 
 interface UserBody {
   _id: string;
@@ -51,16 +50,7 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await createTestDatabase(kind);
-    await migrate(t.db, userMigrations);
-    app = await buildApp({
-      store: createSqlUserStore(t.db),
-      databaseKind: t.db.kind,
-      logger: false,
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    ({ t, app, base } = await startTestApp(kind));
   });
 
   afterAll(async () => {

@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { migrate } from '@sluice/db';
+import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { userMigrations } from '../src/store/migrations.js';
+import { createSqlUserStore } from '../src/store/sql-user-store.js';
 
 export const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -87,4 +93,21 @@ export async function startCli(
       return code;
     },
   };
+}
+
+/** The app on a fresh test database (own schema or PGlite folder), listening on an ephemeral port. */
+export async function startTestApp(
+  kind: 'pglite' | 'postgres',
+): Promise<{ t: TestDatabase; app: FastifyInstance; base: string }> {
+  const t = await createTestDatabase(kind);
+  await migrate(t.db, userMigrations);
+  const app = await buildApp({
+    store: createSqlUserStore(t.db),
+    databaseKind: t.db.kind,
+    logger: false,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return { t, app, base };
 }

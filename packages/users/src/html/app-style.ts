@@ -5,7 +5,8 @@ header nav { display: flex; gap: 1rem; padding: 1rem 0; border-bottom: 1px solid
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; color: #777; padding: 0.25rem 0; }
 th, td { text-align: left; padding: 0.4rem 0.6rem; border-bottom: 1px solid #8884; overflow-wrap: anywhere; }
-td.actions { white-space: nowrap; display: flex; gap: 0.75rem; align-items: center; }
+td.actions { white-space: nowrap; }
+td.actions > * { margin-right: 0.75rem; }
 .field { display: flex; flex-direction: column; gap: 0.25rem; margin-bottom: 1rem; max-width: 30rem; }
 input { font: inherit; padding: 0.4rem; }
 input[aria-invalid="true"] { outline: 2px solid #c62828; }

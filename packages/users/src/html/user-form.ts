@@ -34,7 +34,7 @@ export function userForm(options: UserFormOptions): SafeHtml {
     ? html`<input id="id" name="id" type="text" inputmode="numeric" readonly value="${values.id ?? ''}" aria-describedby="id-error">`
     : html`<input id="id" name="id" type="number" required min="1" step="1" value="${values.id ?? ''}" aria-describedby="id-error">`;
   return html`<form class="user-form" method="post" action="${options.action}" data-json-method="${options.method}" data-json-action="${options.action}" novalidate>
-<div role="alert" class="form-errors" id="form-errors" hidden></div>
+<div role="alert" class="form-errors" id="form-errors" tabindex="-1" hidden></div>
 <div class="field">
 <label for="id">Id</label>
 ${idInput}
