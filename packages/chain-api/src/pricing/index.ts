@@ -1,3 +1,8 @@
+export {
+  createHistoricalPriceCache,
+  type HistoricalPriceCache,
+  type HistoricalPriceCacheOptions,
+} from './historical-price-cache.js';
 export { counterDepth, poolLiquidityUsd, poolPrice } from './math/pool-liquidity.js';
 export type { PoolSnapshot, PoolType } from './math/pool-snapshot.js';
 export { type Ratio, ratio, ratioToNumber } from './math/ratio.js';

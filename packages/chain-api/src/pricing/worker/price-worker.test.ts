@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../chains/index.js';
 import { chainMigrations } from '../../db/index.js';
+import { createHistoricalPriceCache } from '../historical-price-cache.js';
 import { pricingMigrations } from '../migrations.js';
 import { historicalPrices, pricesAt } from '../price-queries.js';
 import { rollbackPricing } from '../rollback-pricing.js';
@@ -202,6 +203,35 @@ describe('pricing worker on stored pool states', () => {
     expect(await historicalPrices(db, CHAIN, UNI, [1, 24], min(75))).toEqual([
       { offset_hours: 1, price_usd: 6 },
     ]);
+  });
+
+  it('the historical price cache answers per minute and memoizes settled minutes', async () => {
+    let statements = 0;
+    const counting = {
+      query: ((sql: string, params?: unknown[]) => {
+        statements++;
+        return db.query(sql, params);
+      }) as typeof db.query,
+      exec: (sql: string) => db.exec(sql),
+    };
+    const cache = createHistoricalPriceCache(counting, { now: () => min(1000).getTime() });
+    const qs = [min(15), min(25.5), min(31)].map((time) => ({ chainId: CHAIN, token: UNI, time }));
+    expect(await cache.pricesAt(qs)).toEqual([6, 6.4, 8]);
+    expect(statements).toBe(1);
+    expect(await cache.pricesAt(qs)).toEqual([6, 6.4, 8]);
+    expect(statements).toBe(1);
+    expect(cache.size).toBe(3);
+    // recent minutes (inside settledAfterMs) are always asked again
+    const fresh = createHistoricalPriceCache(counting, { now: () => min(32).getTime() });
+    await fresh.pricesAt(qs);
+    await fresh.pricesAt(qs);
+    expect(statements).toBe(3);
+    const tiny = createHistoricalPriceCache(counting, {
+      now: () => min(1000).getTime(),
+      maxEntries: 2,
+    });
+    await tiny.pricesAt(qs);
+    expect(tiny.size).toBe(2);
   });
 
   it('a reorg rollback removes later points and re-prices from the new branch', async () => {
