@@ -46,11 +46,11 @@ export class MetadataError extends NftError {
 
 /** Renders any thrown value as the `last_error` text stored for a token (bounded length). */
 export function describeError(error: unknown): string {
-  const text =
-    error instanceof NftError
-      ? `${error.code}: ${error.message}`
-      : error instanceof Error
-        ? error.message
-        : String(error);
+  let text: string;
+  if (error instanceof NftError) text = `${error.code}: ${error.message}`;
+  else if (error && typeof error === 'object' && 'shortMessage' in error)
+    text = String(error.shortMessage);
+  else if (error instanceof Error) text = error.message.split('\n')[0] ?? error.name;
+  else text = String(error);
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }

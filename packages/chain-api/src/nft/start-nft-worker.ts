@@ -1,0 +1,278 @@
+import type { Database } from '@sluice/db';
+import type { Logger } from 'pino';
+import { createPublicClient, http, type PublicClient, webSocket } from 'viem';
+import type { ChainConfig } from '../chains/index.js';
+import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
+import { collectionsDue, saveCollectionFailure, saveCollectionInfo } from './collection-store.js';
+import { describeError } from './errors.js';
+import { normalizeGateways } from './gateways.js';
+import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
+import { loadMetadata } from './load-metadata.js';
+import {
+  type ClaimedToken,
+  claimDue,
+  enqueueMissing,
+  markCollectionsDirty,
+  saveFailure,
+  saveSuccess,
+  saveUnchanged,
+} from './metadata-store.js';
+import { readCollectionInfo, readTokenUri } from './read-contract-uri.js';
+import { resolveUri } from './resolve-uri.js';
+import { createSafeFetcher, type Resolver } from './safe-fetch.js';
+import { type ManualClassification, spamConfig } from './spam/spam-config.js';
+import { computeSpamScores } from './spam/spam-store.js';
+import type { SpamFeature } from './spam/weights.js';
+
+/** Options of {@link startNftWorker}. */
+export interface NftWorkerOptions {
+  db: Database;
+  chains: readonly ChainConfig[];
+  log: Logger;
+  /** Let the fetcher reach loopback/private addresses (devnet). Default false. */
+  allowPrivateHosts?: boolean;
+  /** Hosts (`host` or `host:port`) exempt from the SSRF address check, e.g. a devnet metadata server. */
+  allowHosts?: string[];
+  /** IPFS path gateway origin. Default `https://ipfs.io`. */
+  ipfsGateway?: string;
+  /** Arweave gateway origin. Default `https://arweave.net`. */
+  arweaveGateway?: string;
+  /** Tokens processed at once. Default 8. */
+  concurrency?: number;
+  /** Concurrent fetches per metadata host. Default 4. */
+  perHostConcurrency?: number;
+  /** Deadline of one document fetch (connect, redirects, body). Default 10 s. */
+  fetchTimeoutMs?: number;
+  /** Largest metadata document. Default 2 MiB. */
+  maxBytes?: number;
+  /** Idle wait between passes when there was nothing to do. Default 1 s. */
+  pollIntervalMs?: number;
+  /** How often fetched tokens' URIs are re-read to catch changes. Default 24 h. */
+  recheckIntervalMs?: number;
+  /** Retry schedule of failures. Default 1 min doubling up to 24 h. */
+  retry?: Partial<RetrySchedule>;
+  /** Score at or above which a collection is spam. Default from `spam/weights.ts` (50). */
+  spamThreshold?: number;
+  /** Spam weights overriding `spam/weights.ts`. */
+  spamWeights?: Partial<Record<SpamFeature, number>>;
+  /** Externally flagged contracts (`0xaddr` or `chainId:0xaddr`). */
+  denyList?: string[];
+  /** Manual classifications (`0xaddr` or `chainId:0xaddr` -> spam / not_spam). */
+  spamOverrides?: Array<[string, ManualClassification]>;
+  /** Collections are re-scored at least this often (sales accrue). Default 10 min. */
+  spamRescoreMs?: number;
+  /** Host name resolver for the fetcher (tests). */
+  resolve?: Resolver;
+}
+
+/** What one pass of the worker did. */
+export interface NftPassStats {
+  queued: number;
+  fetched: number;
+  unchanged: number;
+  failed: number;
+  collections: number;
+  scored: number;
+}
+
+/** A running NFT worker. */
+export interface NftWorker {
+  /** Stops after aborting in-flight fetches; resolves when the worker is idle. */
+  stop(): Promise<void>;
+  /** Runs one full pass now (queue, fetch, collections, scores) and reports what it did. */
+  runOnce(): Promise<NftPassStats>;
+}
+
+/**
+ * Starts the background worker that fills `nft_metadata` (token URI, name, description, image,
+ * attributes), `nft_collections` (name, symbol, spam score) from the indexer's tables. Tokens are
+ * taken from a database queue (pending, failed and due, URI re-checks), fetched with bounded
+ * concurrency through the SSRF-guarded fetcher; failures are recorded with an exponential retry
+ * schedule. It only ever runs short single statements, so it never holds up the API.
+ *
+ * @example
+ * const worker = await startNftWorker({ db, chains, log, ...nftConfigFromEnv(process.env) });
+ * // ...
+ * await worker.stop();
+ */
+export async function startNftWorker(options: NftWorkerOptions): Promise<NftWorker> {
+  const log = options.log.child({ component: 'nft-worker' });
+  const db = options.db;
+  const concurrency = options.concurrency ?? 8;
+  const pollMs = options.pollIntervalMs ?? 1_000;
+  const recheckMs = options.recheckIntervalMs ?? 24 * 3_600_000;
+  const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
+  const schedule: RetrySchedule = { ...defaultRetrySchedule, ...options.retry };
+  const gateways = normalizeGateways({
+    ...(options.ipfsGateway ? { ipfsGateway: options.ipfsGateway } : {}),
+    ...(options.arweaveGateway ? { arweaveGateway: options.arweaveGateway } : {}),
+  });
+  const config = spamConfig({
+    ...(options.spamThreshold !== undefined ? { threshold: options.spamThreshold } : {}),
+    ...(options.spamWeights ? { weights: options.spamWeights } : {}),
+    denyList: options.denyList ?? [],
+    overrides: options.spamOverrides ?? [],
+  });
+  const fetcher = createSafeFetcher({
+    allowPrivateHosts: options.allowPrivateHosts ?? false,
+    allowHosts: options.allowHosts ?? [],
+    timeoutMs: fetchTimeoutMs,
+    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+  const perHost = new KeyedLimiter(options.perHostConcurrency ?? 4);
+  const clients = new Map<number, PublicClient>();
+  for (const chain of options.chains) {
+    if (!chain.rpcUrl) continue;
+    const transport = /^wss?:/i.test(chain.rpcUrl)
+      ? webSocket(chain.rpcUrl, { retryCount: 2 })
+      : http(chain.rpcUrl, { batch: { batchSize: 100, wait: 5 }, retryCount: 2, timeout: 15_000 });
+    clients.set(chain.chainId, createPublicClient({ transport }) as PublicClient);
+  }
+  const chainIds = [...clients.keys()];
+  const abort = new AbortController();
+  let stopping = false;
+  let lastEnqueue = 0;
+
+  async function processToken(token: ClaimedToken, stats: NftPassStats): Promise<void> {
+    const client = clients.get(token.chainId);
+    if (!client) return;
+    let uri: string | null = null;
+    try {
+      uri = await readTokenUri(client, token.contract, token.tokenId, token.standard);
+      if (token.status === 'ok' && token.uri === uri) {
+        await saveUnchanged(db, token, recheckMs);
+        stats.unchanged++;
+        return;
+      }
+      const source = resolveUri(uri, gateways);
+      const host = source.kind === 'url' ? new URL(source.url).host : 'inline';
+      const tokenUri = uri;
+      const meta = await perHost.run(host, () =>
+        loadMetadata(tokenUri, { fetcher, gateways, signal: abort.signal }),
+      );
+      if (await saveSuccess(db, token, uri, meta, recheckMs)) stats.fetched++;
+    } catch (error) {
+      if (stopping) return; // the lease expires and the token is retried on the next start
+      const text = describeError(error);
+      await saveFailure(db, token, uri, text, retryDelay(token.attempts + 1, schedule));
+      stats.failed++;
+      log.debug(
+        {
+          chainId: token.chainId,
+          contract: token.contract,
+          tokenId: token.tokenId.toString(),
+          error: text,
+        },
+        'nft metadata failed',
+      );
+    }
+  }
+
+  async function runPass(): Promise<NftPassStats> {
+    const stats: NftPassStats = {
+      queued: 0,
+      fetched: 0,
+      unchanged: 0,
+      failed: 0,
+      collections: 0,
+      scored: 0,
+    };
+    if (Date.now() - lastEnqueue >= 10_000) {
+      stats.queued = await enqueueMissing(db);
+      lastEnqueue = Date.now();
+    }
+    const pending = await collectionsDue(db, chainIds, 50);
+    await forEachConcurrent(pending, concurrency, async (collection) => {
+      const client = clients.get(collection.chainId);
+      if (!client || stopping) return;
+      try {
+        await saveCollectionInfo(
+          db,
+          collection,
+          await readCollectionInfo(client, collection.contract),
+        );
+        stats.collections++;
+      } catch (error) {
+        await saveCollectionFailure(db, collection, retryDelay(collection.attempts + 1, schedule));
+        log.debug(
+          { contract: collection.contract, error: describeError(error) },
+          'collection info failed',
+        );
+      }
+    });
+    const leaseMs = fetchTimeoutMs * 3 + 60_000;
+    const tokens = await claimDue(db, chainIds, concurrency * 4, leaseMs);
+    await forEachConcurrent(tokens, concurrency, (token) => processToken(token, stats));
+    const touched = new Map<string, { chainId: number; contract: string }>();
+    for (const t of tokens)
+      touched.set(`${t.chainId}:${t.contract}`, { chainId: t.chainId, contract: t.contract });
+    await markCollectionsDirty(db, [...touched.values()]);
+    stats.scored = await computeSpamScores(db, config, {
+      limit: 200,
+      maxAgeMs: options.spamRescoreMs ?? 600_000,
+      chainIds: options.chains.map((c) => c.chainId),
+    });
+    return stats;
+  }
+
+  // Passes never overlap: the loop and runOnce() queue behind each other.
+  let tail: Promise<unknown> = Promise.resolve();
+  const exclusive = (fn: () => Promise<NftPassStats>): Promise<NftPassStats> => {
+    const result = tail.then(fn, fn);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+  const runOnce = (): Promise<NftPassStats> =>
+    exclusive(() => {
+      lastEnqueue = 0;
+      return runPass();
+    });
+
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    let failures = 0;
+    while (!stopping) {
+      let busy = false;
+      try {
+        const stats = await exclusive(runPass);
+        busy = stats.fetched + stats.failed + stats.unchanged >= concurrency * 4;
+        if (stats.fetched + stats.failed > 0) log.debug(stats, 'nft pass');
+        failures = 0;
+      } catch (error) {
+        failures++;
+        if (!stopping) log.warn({ error: describeError(error) }, 'nft worker pass failed');
+      }
+      if (stopping || busy) continue;
+      const delay = failures > 0 ? Math.min(30_000, pollMs * 2 ** failures) : pollMs;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  })();
+
+  log.info({ chains: chainIds, ipfsGateway: gateways.ipfsGateway }, 'nft worker started');
+  return {
+    runOnce,
+    async stop() {
+      if (stopping) return loop;
+      stopping = true;
+      abort.abort();
+      wake?.();
+      await loop;
+      fetcher.close();
+      await Promise.all(
+        [...clients.values()].map(async (client) => {
+          const transport = client.transport as { getRpcClient?: () => Promise<{ close(): void }> };
+          if (transport.getRpcClient) (await transport.getRpcClient()).close();
+        }),
+      );
+      log.info('nft worker stopped');
+    },
+  };
+}
