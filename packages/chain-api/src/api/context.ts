@@ -4,6 +4,22 @@ import type { ChainRegistry } from './chain-selector.js';
 import type { CursorCodec } from './cursor.js';
 import type { StatusSource } from './readiness.js';
 
+/** A historical price request: the latest price at or before `time`. */
+export interface PriceAtRequest {
+  chainId: number;
+  /** Lower-case token address or `native`. */
+  token: string;
+  time: Date;
+}
+
+/** Pricing lookups the API uses (provided by src/pricing; absent: no history, no links). */
+export interface PricingLookups {
+  /** USD price at each requested time, aligned with `items`; null = no price then (omitted). */
+  pricesAt(items: readonly PriceAtRequest[]): Promise<(number | null)[]>;
+  /** Logo and website of a token (`native` for the chain's native asset). */
+  tokenLinks(chainId: number, token: string): { logo?: string; url?: string } | undefined;
+}
+
 /** What every route needs: the store, the served chains, the cursor codec and readiness. */
 export interface ApiContext {
   db: Queryable;
@@ -14,6 +30,7 @@ export interface ApiContext {
   lowLiquidityUsd: number;
   /** Pool size (USD) under which `exclude_spam_tokens` drops a token. */
   spamPoolUsd: number;
+  pricing?: PricingLookups | undefined;
 }
 
 /** This server's supported-chains URL, for UNSUPPORTED_CHAIN_IDS warnings. */

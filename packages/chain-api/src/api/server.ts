@@ -7,15 +7,18 @@ import type { ChainConfig } from '../chains/chain-config.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
-import type { ApiContext } from './context.js';
+import type { ApiContext, PricingLookups } from './context.js';
 import { createCursorCodec } from './cursor.js';
 import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { registerOpenApi } from './openapi.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import type { StatusSource } from './readiness.js';
 import { type ActivityPricer, activityRoute } from './routes/activity.js';
+import { balancesRoute } from './routes/balances.js';
+import { collectiblesRoute } from './routes/collectibles.js';
 import { healthRoute } from './routes/health.js';
 import { supportedChainsRoute } from './routes/supported-chains.js';
+import { tokenBalanceRoute } from './routes/token-balance.js';
 
 export interface ApiServerOptions {
   db: Database;
@@ -36,6 +39,7 @@ export interface ApiServerOptions {
   lowLiquidityUsd?: number;
   spamPoolUsd?: number;
   activityPricer?: ActivityPricer;
+  pricing?: PricingLookups;
   version?: string;
 }
 
@@ -73,6 +77,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     statusSource: opts.statusSource,
     lowLiquidityUsd: opts.lowLiquidityUsd ?? 10_000,
     spamPoolUsd: opts.spamPoolUsd ?? 100,
+    pricing: opts.pricing,
   };
 
   app.addHook('onRequest', async (request, reply) => {
@@ -133,6 +138,9 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       await v1.register(async (keyed) => {
         keyed.addHook('onRequest', requireApiKey(verifier));
         await keyed.register(activityRoute(ctx, opts.activityPricer));
+        await keyed.register(balancesRoute(ctx));
+        await keyed.register(tokenBalanceRoute(ctx));
+        await keyed.register(collectiblesRoute(ctx));
       });
     },
     { prefix: '/v1/evm' },

@@ -1,0 +1,72 @@
+import type { Queryable } from '@sluice/db';
+
+/** Keyset position: the holdings primary key after the wallet (chain, contract, token id). */
+export type CollectibleKey = [chainId: number, contract: string, tokenId: string];
+
+export interface CollectiblesQuery {
+  wallet: string;
+  chainIds: number[];
+  /** Hide collections classified as spam (filter_spam). */
+  hideSpam: boolean;
+  after?: CollectibleKey | undefined;
+  limit: number;
+}
+
+export interface CollectibleRow {
+  chain_id: number;
+  contract: string;
+  token_id: string;
+  standard: 'erc721' | 'erc1155';
+  balance: string;
+  last_acquired: number;
+  token_name: string | null;
+  description: string | null;
+  image_url: string | null;
+  uri: string | null;
+  attributes: unknown;
+  collection_name: string | null;
+  symbol: string | null;
+  spam_score: number | null;
+  is_spam: boolean | null;
+  spam_explanations: unknown;
+  last_sale_price: string | null;
+}
+
+/**
+ * One page of a wallet's NFTs: a range scan of the nft_holdings primary key with the token's
+ * metadata, the collection's name/symbol/spam verdict and the latest sale joined per row.
+ */
+export async function selectCollectibles(
+  db: Queryable,
+  q: CollectiblesQuery,
+): Promise<CollectibleRow[]> {
+  const params: unknown[] = [q.wallet, q.chainIds];
+  const where = ['h.wallet = $1', 'h.chain_id = any($2::int[])'];
+  if (q.hideSpam) where.push('coalesce(c.is_spam, false) = false');
+  if (q.after) {
+    params.push(...q.after);
+    const n = params.length;
+    where.push(
+      `(h.chain_id, h.contract, h.token_id) > ($${n - 2}::int, $${n - 1}::text, $${n}::numeric)`,
+    );
+  }
+  params.push(q.limit);
+  const sql = `
+    select h.chain_id, h.contract, h.token_id::text as token_id, h.standard, h.balance::text as balance,
+           extract(epoch from h.last_acquired)::float8 as last_acquired,
+           m.name as token_name, m.description, m.image_url, m.uri, m.attributes,
+           coalesce(c.name, t.name) as collection_name, coalesce(c.symbol, t.symbol) as symbol,
+           c.spam_score, c.is_spam, c.spam_explanations,
+           (select s.price::text from nft_sales s
+             where s.chain_id = h.chain_id and s.contract = h.contract and s.token_id = h.token_id
+             order by s.block_number desc, s.log_index desc limit 1) as last_sale_price
+      from nft_holdings h
+      left join nft_metadata m on m.chain_id = h.chain_id and m.contract = h.contract and m.token_id = h.token_id
+      left join nft_collections c on c.chain_id = h.chain_id and c.contract = h.contract
+      left join tokens t on t.chain_id = h.chain_id and t.address = h.contract
+     where ${where.join(' and ')}
+     order by h.chain_id, h.contract, h.token_id
+     limit $${params.length}`;
+  const { rows } = await db.query<CollectibleRow>(sql, params);
+  return rows;
+}

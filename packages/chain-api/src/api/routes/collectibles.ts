@@ -1,0 +1,154 @@
+import type { FastifyInstance } from 'fastify';
+import type { ChainConfig } from '../../chains/chain-config.js';
+import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
+import { type ApiContext, supportedChainsUrl } from '../context.js';
+import { cursorParam } from '../cursor.js';
+import { setIfPresent, utcIso } from '../format.js';
+import { walletAddressParam } from '../params/address-params.js';
+import { booleanParam } from '../params/choice-params.js';
+import { limitParam } from '../params/number-params.js';
+import { defineParams } from '../params/param-spec.js';
+import {
+  type CollectibleKey,
+  type CollectibleRow,
+  selectCollectibles,
+} from '../queries/collectibles-query.js';
+import { chainsNotReady } from '../readiness.js';
+import { collectiblesResponseSchema } from '../schemas/collectible-schemas.js';
+import { errorResponses } from '../schemas/common-schemas.js';
+
+const pathParams = defineParams({ address: walletAddressParam });
+const queryParams = defineParams({
+  chain_ids: chainIdsParam(),
+  offset: cursorParam,
+  limit: limitParam({ min: 1, max: 2500, fallback: 250 }),
+  filter_spam: booleanParam(true, 'Hide collectibles classified as spam (default true).'),
+  show_spam_scores: booleanParam(false, 'Include `spam_score` and `explanations`.'),
+});
+
+function isCollectibleKey(key: readonly (string | number)[]): key is CollectibleKey {
+  return (
+    key.length === 3 &&
+    Number.isInteger(key[0]) &&
+    typeof key[1] === 'string' &&
+    typeof key[2] === 'string' &&
+    /^\d{1,78}$/.test(key[2])
+  );
+}
+
+function attributesOf(value: unknown): { key: string; value: string }[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .filter((a): a is { key: unknown; value: unknown } => typeof a === 'object' && a !== null)
+    .map((a) => ({ key: String(a.key ?? ''), value: String(a.value ?? '') }));
+}
+
+/** Maps a stored holding to the peer's collectible entry. */
+export function shapeCollectible(
+  row: CollectibleRow,
+  chain: ChainConfig,
+  showScores: boolean,
+): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    contract_address: row.contract,
+    token_standard: row.standard === 'erc721' ? 'ERC721' : 'ERC1155',
+    token_id: row.token_id,
+    chain: chain.name,
+    chain_id: row.chain_id,
+  };
+  setIfPresent(entry, 'name', row.token_name ?? row.collection_name);
+  setIfPresent(entry, 'symbol', row.symbol);
+  setIfPresent(entry, 'description', row.description);
+  setIfPresent(entry, 'image_url', row.image_url);
+  setIfPresent(entry, 'last_sale_price', row.last_sale_price);
+  if (row.uri !== null) {
+    const metadata: Record<string, unknown> = { uri: row.uri };
+    setIfPresent(metadata, 'attributes', attributesOf(row.attributes));
+    entry.metadata = metadata;
+  }
+  entry.balance = row.balance;
+  entry.last_acquired = utcIso(row.last_acquired);
+  entry.is_spam = row.is_spam ?? false;
+  if (showScores && row.spam_score !== null) {
+    entry.spam_score = row.spam_score;
+    if (Array.isArray(row.spam_explanations)) entry.explanations = row.spam_explanations;
+  }
+  return entry;
+}
+
+/** GET /v1/evm/collectibles/{address} */
+export function collectiblesRoute(ctx: ApiContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/collectibles/:address',
+      {
+        config: { errorFormat: 'error' },
+        schema: {
+          tags: ['collectibles'],
+          summary: 'NFTs (ERC721 and ERC1155) held by a wallet',
+          description:
+            'Current holdings with metadata, last sale price and spam verdicts; spam is hidden unless `filter_spam=false`. Ordered by chain, contract and token id; paginated with `next_offset`. Errors are JSON `{error}`.',
+          operationId: 'getEvmCollectibles',
+          params: pathParams.schema,
+          querystring: queryParams.schema,
+          response: { 200: collectiblesResponseSchema, ...errorResponses('error', false) },
+        },
+      },
+      async (request, reply) => {
+        const requestTime = new Date();
+        const { address } = pathParams.parse(request.params);
+        const query = queryParams.parse(request.query);
+        const { chains, warnings } = resolveChains(ctx.registry, query.chain_ids, {
+          resultNoun: 'Collectibles',
+          docsUrl: supportedChainsUrl(request),
+        });
+        const scope = [
+          'collectibles',
+          address,
+          chains.map((c) => c.chainId).join(','),
+          query.filter_spam,
+        ].join('|');
+        let after: CollectibleKey | undefined;
+        if (query.offset) {
+          const key = ctx.cursors.decode(scope, query.offset);
+          if (!isCollectibleKey(key)) throw ctx.cursors.invalid();
+          after = key;
+        }
+        const notReady = await chainsNotReady(ctx.statusSource, chains);
+        if (notReady.length > 0) warnings.push(chainsNotReadyWarning(notReady, 'Collectibles'));
+
+        const rows =
+          chains.length === 0
+            ? []
+            : await selectCollectibles(ctx.db, {
+                wallet: address,
+                chainIds: chains.map((c) => c.chainId),
+                hideSpam: query.filter_spam,
+                after,
+                limit: query.limit + 1,
+              });
+        const page = rows.slice(0, query.limit);
+        const byId = new Map(chains.map((c) => [c.chainId, c]));
+        const body: Record<string, unknown> = {
+          address,
+          entries: page.map((row) =>
+            shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
+          ),
+        };
+        if (warnings.length > 0) body.warnings = warnings;
+        const last = page.at(-1);
+        if (rows.length > query.limit && last) {
+          body.next_offset = ctx.cursors.encode(scope, [
+            last.chain_id,
+            last.contract,
+            last.token_id,
+          ]);
+        }
+        body.request_time = requestTime.toISOString();
+        body.response_time = new Date().toISOString();
+        reply.header('cache-control', 'private, no-cache');
+        return body;
+      },
+    );
+  };
+}

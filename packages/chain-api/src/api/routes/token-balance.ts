@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import { shapeBalances } from '../balance-shape.js';
+import { chainIdsParam, resolveSingleChain } from '../chain-selector.js';
+import { type ApiContext, supportedChainsUrl } from '../context.js';
+import { tokenOrNativeParam, walletAddressParam } from '../params/address-params.js';
+import { historicalPricesParam } from '../params/number-params.js';
+import { defineParams } from '../params/param-spec.js';
+import { type BalanceRow, selectBalances } from '../queries/balances-query.js';
+import { assertChainsReady } from '../readiness.js';
+import { singleBalanceResponseSchema } from '../schemas/balance-schemas.js';
+import { errorResponses } from '../schemas/common-schemas.js';
+import { metadataParam } from './balances.js';
+
+const pathParams = defineParams({
+  address: walletAddressParam,
+  token_address: tokenOrNativeParam,
+});
+const queryParams = defineParams({
+  chain_ids: chainIdsParam(true),
+  metadata: metadataParam,
+  historical_prices: historicalPricesParam,
+});
+
+/** GET /v1/evm/balances/{address}/token/{token_address} */
+export function tokenBalanceRoute(ctx: ApiContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/balances/:address/token/:token_address',
+      {
+        config: { errorFormat: 'message' },
+        schema: {
+          tags: ['balances'],
+          summary: 'Balance of one token (or the native asset) on one chain',
+          description:
+            'Same balance object as the balances endpoint, for one token on exactly one chain (`chain_ids` is required and must name one chain). A token the wallet never held answers amount "0". Errors are JSON `{message}`.',
+          operationId: 'getEvmSingleTokenBalance',
+          params: pathParams.schema,
+          querystring: queryParams.schema,
+          response: { 200: singleBalanceResponseSchema, ...errorResponses('message', true) },
+        },
+      },
+      async (request, reply) => {
+        const requestTime = new Date();
+        const { address, token_address: token } = pathParams.parse(request.params);
+        const query = queryParams.parse(request.query);
+        const { chains, warnings } = resolveSingleChain(ctx.registry, query.chain_ids, {
+          resultNoun: 'Balances',
+          docsUrl: supportedChainsUrl(request),
+        });
+        await assertChainsReady(ctx.statusSource, chains);
+        const chain = chains[0];
+        let balances: Record<string, unknown>[] = [];
+        if (chain) {
+          const rows = await selectBalances(ctx.db, {
+            wallet: address,
+            chainIds: [chain.chainId],
+            only: token === 'native' ? 'native' : 'erc20',
+            tokens:
+              token === 'native' ? undefined : { chainIds: [chain.chainId], addresses: [token] },
+            includeZero: true,
+            limit: 1,
+          });
+          if (rows.length === 0) rows.push(await zeroBalance(ctx, chain.chainId, token));
+          balances = await shapeBalances(
+            rows,
+            new Map([[chain.chainId, chain]]),
+            {
+              historicalOffsets: query.historical_prices,
+              metadata: query.metadata,
+              lowLiquidityUsd: ctx.lowLiquidityUsd,
+            },
+            requestTime,
+            ctx.pricing,
+          );
+        }
+        const body: Record<string, unknown> = {
+          request_time: requestTime.toISOString(),
+          wallet_address: address,
+          balances,
+        };
+        if (warnings.length > 0) body.warnings = warnings;
+        body.response_time = new Date().toISOString();
+        reply.header('cache-control', 'private, no-cache');
+        return body;
+      },
+    );
+  };
+}
+
+/** A wallet that never held the token: amount 0 with whatever the store knows of the token. */
+async function zeroBalance(ctx: ApiContext, chainId: number, token: string): Promise<BalanceRow> {
+  const { rows } = await ctx.db.query<Omit<BalanceRow, 'chain_id' | 'kind' | 'address' | 'amount'>>(
+    `select t.name, t.symbol, t.decimals, p.price_usd, p.pool_size, p.low_liquidity,
+            p.pool_type, p.pool_address, p.pool_tokens
+       from (select $1::int as chain_id, $2::text as address) k
+       left join tokens t on t.chain_id = k.chain_id and t.address = k.address
+       left join token_prices p on p.chain_id = k.chain_id and p.token = k.address`,
+    [chainId, token],
+  );
+  const row = rows[0]!;
+  return {
+    chain_id: chainId,
+    kind: token === 'native' ? 0 : 1,
+    address: token,
+    amount: '0',
+    ...row,
+  };
+}

@@ -1,0 +1,91 @@
+/** Thrown for an unusable environment setting; the message names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Everything `sluice-chain` reads from the environment (chains come from RPC_URL_<id>/CHAINS_FILE). */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** PostgreSQL; unset: embedded PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Shared rate-limit counters across replicas; unset: in-process. */
+  redisUrl: string | undefined;
+  /** Development keys (plaintext, comma-separated), stored hashed at start. */
+  apiKeys: string[];
+  rateLimit: { max: number; windowMs: number; contact: string };
+  /** HMAC secret of pagination cursors; unset: generated once and kept in the database. */
+  cursorSecret: string | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+  /** How long a verified key is cached (revocation delay). */
+  keyCacheTtlMs: number;
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+/**
+ * Reads and validates the environment.
+ *
+ * @example
+ * const config = loadConfig({ PORT: '3100', DATABASE_URL: 'postgres://localhost/chain' });
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!logLevels.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
+  }
+  const cursorSecret = env.CURSOR_SECRET?.trim() || undefined;
+  if (cursorSecret !== undefined && cursorSecret.length < 32) {
+    throw new ConfigError('CURSOR_SECRET must be at least 32 characters');
+  }
+  const trustProxy = (env.TRUST_PROXY ?? '').trim().toLowerCase();
+  if (!['', 'true', 'false', '1', '0'].includes(trustProxy)) {
+    throw new ConfigError(`TRUST_PROXY must be true or false, got "${env.TRUST_PROXY}"`);
+  }
+  return {
+    port: integer(env, 'PORT', 3100, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: env.DATA_DIR?.trim() || './data',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    apiKeys: (env.API_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== ''),
+    rateLimit: {
+      max: integer(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
+      contact: env.RATE_LIMIT_CONTACT?.trim() || 'sales',
+    },
+    cursorSecret,
+    logLevel,
+    trustProxy: trustProxy === 'true' || trustProxy === '1',
+    keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
+  };
+}

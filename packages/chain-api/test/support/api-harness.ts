@@ -1,0 +1,83 @@
+import { migrate } from '@sluice/db';
+import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
+import type { FastifyInstance } from 'fastify';
+import type { PricingLookups } from '../../src/api/context.js';
+import type { RateLimitOptions } from '../../src/api/rate-limit.js';
+import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
+import { createApiServer } from '../../src/api/server.js';
+import { storeMigrations } from '../../src/api/store-migrations.js';
+import type { ChainConfig } from '../../src/chains/chain-config.js';
+import { knownChains, resolveChainConfig } from '../../src/chains/index.js';
+import { createKeyStore } from '../../src/keys/key-store.js';
+
+export interface TestApi {
+  t: TestDatabase;
+  app: FastifyInstance;
+  url: string;
+  key: string;
+  chains: ChainConfig[];
+  /** Flip a chain's readiness as the indexer would report it. */
+  setReady(chainId: number, ready: boolean): void;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Ethereum, Base and the devnet, as served chains for route tests. */
+export function testChains(): ChainConfig[] {
+  return [1, 8453, 31337].map((id) => resolveChainConfig(id));
+}
+
+/**
+ * One API server per test file on an ephemeral port, over a fresh PostgreSQL schema with every
+ * migration applied, and one API key.
+ */
+export async function startTestApi(
+  opts: {
+    rateLimit?: Partial<RateLimitOptions>;
+    chains?: ChainConfig[];
+    pricing?: PricingLookups;
+  } = {},
+): Promise<TestApi> {
+  const t = await createTestDatabase('postgres');
+  await migrate(t.db, storeMigrations);
+  const chains = opts.chains ?? testChains();
+  const ready = new Map<number, boolean>(chains.map((c) => [c.chainId, true]));
+  const statusSource: StatusSource = {
+    status: (): ChainStatus[] =>
+      chains.map((c) => ({
+        chain_id: c.chainId,
+        name: c.name,
+        head_block: 100,
+        indexed_block: ready.get(c.chainId) ? 100 : 10,
+        lag_seconds: 0,
+        ready: ready.get(c.chainId) ?? false,
+      })),
+  };
+  const { key } = await createKeyStore(t.db).create({ name: 'test' });
+  const app = await createApiServer({
+    db: t.db,
+    chains,
+    wellKnownChains: knownChains,
+    statusSource,
+    cursorSecret: 'test-cursor-secret-0123456789abcdef',
+    rateLimit: { max: 1_000_000, windowMs: 60_000, ...opts.rateLimit },
+    pricing: opts.pricing,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    t,
+    app,
+    url,
+    key,
+    chains,
+    setReady: (chainId, value) => ready.set(chainId, value),
+    get: (path, headers = { 'x-sim-api-key': key }) => fetch(`${url}${path}`, { headers }),
+    async close() {
+      await app.close();
+      await t.drop();
+    },
+  };
+}
