@@ -62,7 +62,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
+    // Path parameters up to the request-line limit reach our parsers (a 400 naming the parameter).
+    routerOptions: { maxParamLength: 16_384, ignoreTrailingSlash: true },
     // Parameters are checked by the routes' own parsers (precise 400s that name the parameter,
     // clamping); the JSON schemas document them and serialize responses.
     schemaErrorFormatter: (errors) => new Error(errors[0]?.message ?? 'invalid request'),

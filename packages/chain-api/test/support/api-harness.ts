@@ -1,6 +1,6 @@
 import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { PricingLookups } from '../../src/api/context.js';
 import type { RateLimitOptions } from '../../src/api/rate-limit.js';
 import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
@@ -36,6 +36,8 @@ export async function startTestApi(
     rateLimit?: Partial<RateLimitOptions>;
     chains?: ChainConfig[];
     pricing?: PricingLookups;
+    logger?: FastifyBaseLogger;
+    keyCacheTtlMs?: number;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase('postgres');
@@ -62,6 +64,8 @@ export async function startTestApi(
     cursorSecret: 'test-cursor-secret-0123456789abcdef',
     rateLimit: { max: 1_000_000, windowMs: 60_000, ...opts.rateLimit },
     pricing: opts.pricing,
+    logger: opts.logger,
+    keyCacheTtlMs: opts.keyCacheTtlMs,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
