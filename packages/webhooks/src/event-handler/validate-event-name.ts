@@ -23,11 +23,11 @@ export type ValidateEventNameOptions =
  * ```
  */
 export function validateEventName<
-  TOptions extends ValidateEventNameOptions = ValidateEventNameOptions,
+  TOptions extends ValidateEventNameOptions = { onUnknownEventName?: undefined },
 >(
   eventName: EmitterWebhookEventName | (string & Record<never, never>),
   options?: TOptions,
-): asserts eventName is TOptions extends { onUnknownEventName: 'warn' | 'ignore' }
+): asserts eventName is [TOptions] extends [{ onUnknownEventName: 'warn' | 'ignore' }]
   ? Exclude<string, '*' | 'error'>
   : EmitterWebhookEventName {
   if (typeof eventName !== 'string') {
