@@ -4,6 +4,7 @@ import { assertMatchesReference, referenceAvailable } from './support/reference-
 import {
   addr,
   insertActivity,
+  insertPrices,
   insertTokens,
   type SeedActivity,
   txHash,
@@ -149,7 +150,17 @@ const seeded: SeedActivity[] = [
 ];
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({
+    pricing: {
+      // History knows ETH at 2,900 USD at every block time; USDC only through its current row.
+      pricesAt: async (items) => items.map((item) => (item.token === 'native' ? 2900 : null)),
+      tokenLinks: () => undefined,
+    },
+  });
+  await insertPrices(api.t.db, [
+    { chainId: 1, token: 'native', priceUsd: 3000, poolSize: 9_000_000, lowLiquidity: false },
+    { chainId: 1, token: usdc, priceUsd: 1, poolSize: 2_000_000, lowLiquidity: false },
+  ]);
   await insertTokens(api.t.db, [
     { chainId: 1, address: usdc, standard: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6 },
     {
@@ -235,8 +246,25 @@ describe('GET /v1/evm/activity/{address}', () => {
       from: other,
       to: wallet,
       value: '2500000',
-      token_metadata: { symbol: 'USDC', decimals: 6, name: 'USD Coin' },
+      value_usd: 2.5,
+      token_metadata: {
+        symbol: 'USDC',
+        decimals: 6,
+        name: 'USD Coin',
+        price_usd: 1,
+        pool_size: 2_000_000,
+      },
     });
+    // Native: the price at the block time (2,900), not the current one (3,000).
+    expect(byType.get('1:send:native')).toMatchObject({
+      value_usd: 2900,
+      token_metadata: { symbol: 'ETH', price_usd: 2900, pool_size: 9_000_000 },
+    });
+    expect(byType.get('1:mint:erc721')).not.toHaveProperty('value_usd');
+    expect(byType.get('1:swap:erc20')).not.toHaveProperty('value_usd');
+    // No price row on Base: no price fields at all (absent, never zero or null).
+    expect(byType.get('8453:receive:erc20')).not.toHaveProperty('value_usd');
+    expect(byType.get('8453:receive:erc20')!.token_metadata).not.toHaveProperty('price_usd');
     expect(byType.get('1:approve:erc20')).toMatchObject({ spender: other });
     expect(byType.get('1:swap:erc20')).toMatchObject({
       from_token_address: usdc,

@@ -13,7 +13,7 @@ import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { registerOpenApi } from './openapi.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import type { StatusSource } from './readiness.js';
-import { type ActivityPricer, activityRoute } from './routes/activity.js';
+import { activityRoute } from './routes/activity.js';
 import { balancesRoute } from './routes/balances.js';
 import { collectiblesRoute } from './routes/collectibles.js';
 import { healthRoute } from './routes/health.js';
@@ -38,7 +38,6 @@ export interface ApiServerOptions {
   trustProxy?: boolean;
   lowLiquidityUsd?: number;
   spamPoolUsd?: number;
-  activityPricer?: ActivityPricer;
   pricing?: PricingLookups;
   version?: string;
 }
@@ -138,7 +137,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       await v1.register(supportedChainsRoute(ctx));
       await v1.register(async (keyed) => {
         keyed.addHook('onRequest', requireApiKey(verifier));
-        await keyed.register(activityRoute(ctx, opts.activityPricer));
+        await keyed.register(activityRoute(ctx));
         await keyed.register(balancesRoute(ctx));
         await keyed.register(tokenBalanceRoute(ctx));
         await keyed.register(collectiblesRoute(ctx));

@@ -46,6 +46,9 @@ export interface ActivityRow {
   token: TokenRef | null;
   from_token: TokenRef | null;
   to_token: TokenRef | null;
+  /** Current price of the moved asset (native/ERC20 only) and its pool size. */
+  current_price: number | null;
+  pool_size: number | null;
 }
 
 const tokenJson = (alias: string) =>
@@ -84,11 +87,14 @@ export async function selectActivity(db: Queryable, q: ActivityQuery): Promise<A
            extract(epoch from a.block_time)::float8 as block_time,
            a.tx_index, a.log_index, a.sub_index, a.tx_hash, a.type, a.asset_type, a.token_address,
            a.from_address, a.to_address, a.value::text as value, a.token_id::text as token_id, a.extra,
-           ${tokenJson('t')} as token, ${tokenJson('ft')} as from_token, ${tokenJson('tt')} as to_token
+           ${tokenJson('t')} as token, ${tokenJson('ft')} as from_token, ${tokenJson('tt')} as to_token,
+           p.price_usd as current_price, p.pool_size
       from activity a
       left join tokens t on t.chain_id = a.chain_id and t.address = a.token_address
       left join tokens ft on a.type = 'swap' and ft.chain_id = a.chain_id and ft.address = a.extra->>'from_token_address'
       left join tokens tt on a.type = 'swap' and tt.chain_id = a.chain_id and tt.address = a.extra->>'to_token_address'
+      left join token_prices p on a.asset_type in ('native', 'erc20') and a.type <> 'swap'
+        and p.chain_id = a.chain_id and p.token = coalesce(a.token_address, 'native')
      where ${where.join(' and ')}
      order by a.block_time desc, a.chain_id desc, a.block_number desc, a.tx_index desc, a.log_index desc, a.sub_index desc
      limit $${params.length}`;

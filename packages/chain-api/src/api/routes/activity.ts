@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
-import { type ApiContext, supportedChainsUrl } from '../context.js';
+import { type ApiContext, type PricingLookups, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
 import { blockTimeIso, setIfPresent, usdValue } from '../format.js';
 import { sendWithEtag } from '../http-cache.js';
@@ -44,16 +44,39 @@ const queryParams = defineParams({
   ),
 });
 
-/** A USD price for an activity row at its block time (filled by the pricing worker). */
+/** The USD price shown with an activity row and the pool size behind it. */
 export interface ActivityPrice {
   price_usd: number;
   pool_size: number | null;
 }
 
-/** Looks up prices for rows; returns them in the same order (undefined when unknown). */
-export type ActivityPricer = (
+/**
+ * Prices of a page's rows: the price at each row's block time when the history has one, else
+ * the current price; NFTs, swaps and calls carry none. One history lookup per page.
+ */
+async function pricePage(
   rows: readonly ActivityRow[],
-) => Promise<(ActivityPrice | undefined)[]>;
+  pricing: PricingLookups | undefined,
+): Promise<(ActivityPrice | undefined)[]> {
+  const priced = rows.map((row) => row.current_price !== null || row.pool_size !== null);
+  const wanted = rows.filter((_, i) => priced[i]);
+  const atTime =
+    pricing && wanted.length > 0
+      ? await pricing.pricesAt(
+          wanted.map((row) => ({
+            chainId: row.chain_id,
+            token: row.token_address ?? 'native',
+            time: new Date(row.block_time * 1000),
+          })),
+        )
+      : [];
+  let next = 0;
+  return rows.map((row, i) => {
+    if (!priced[i]) return undefined;
+    const price = atTime[next++] ?? row.current_price;
+    return price === null ? undefined : { price_usd: price, pool_size: row.pool_size };
+  });
+}
 
 function tokenRefMetadata(ref: TokenRef | null): Record<string, unknown> | undefined {
   if (!ref) return undefined;
@@ -165,7 +188,7 @@ function isActivityKey(key: readonly (string | number)[]): key is ActivityKey {
 }
 
 /** GET /v1/evm/activity/{address} */
-export function activityRoute(ctx: ApiContext, pricer?: ActivityPricer) {
+export function activityRoute(ctx: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/activity/:address',
@@ -219,7 +242,7 @@ export function activityRoute(ctx: ApiContext, pricer?: ActivityPricer) {
                 limit: query.limit + 1,
               });
         const page = rows.slice(0, query.limit);
-        const prices = pricer && page.length > 0 ? await pricer(page) : [];
+        const prices = await pricePage(page, ctx.pricing);
         const byId = new Map(chains.map((c) => [c.chainId, c]));
         const body: Record<string, unknown> = {
           activity: page.map((row, i) =>
