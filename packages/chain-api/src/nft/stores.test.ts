@@ -1,0 +1,168 @@
+import { migrate } from '@sluice/db';
+import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainMigrations } from '../db/index.js';
+import { collectionsDue, saveCollectionInfo } from './collection-store.js';
+import { claimDue, enqueueMissing, saveFailure, saveSuccess } from './metadata-store.js';
+import { nftMigrations } from './migrations.js';
+import { spamConfig } from './spam/spam-config.js';
+import { computeSpamScores } from './spam/spam-store.js';
+
+const wallet = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
+const legit = '0x1000000000000000000000000000000000000001';
+const spam = '0x2000000000000000000000000000000000000002';
+const young = '0x3000000000000000000000000000000000000003';
+
+describe.each(['postgres', 'pglite'] as const)('NFT stores on %s', (kind) => {
+  let t: TestDatabase;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+    await migrate(t.db, [...chainMigrations, ...nftMigrations]);
+    const holdings: unknown[][] = [];
+    for (let i = 1; i <= 30; i++) holdings.push([wallet(i), legit, i, '40 days']);
+    for (let i = 1; i <= 20; i++) holdings.push([wallet(i), spam, i, '20 days']);
+    holdings.push([wallet(1), young, 1, '1 day']);
+    for (const [w, contract, id, age] of holdings) {
+      await t.db.query(
+        `insert into nft_holdings (wallet, chain_id, contract, token_id, standard, balance, last_acquired, last_acquired_block, updated_block)
+         values ($1, 1, $2, $3, 'erc721', 1, now() - $4::interval, 1, 1)`,
+        [w, contract, id, age],
+      );
+    }
+    // 25 sales of the legit collection between 20 buyers and 12 sellers.
+    for (let i = 0; i < 25; i++) {
+      await t.db.query(
+        `insert into nft_sales (chain_id, contract, token_id, block_number, block_time, tx_hash, log_index, seller, buyer, quantity, payment_token, price)
+         values (1, $1, $2, $3, now(), '0x', 0, $4, $5, 1, 'native', 1000)`,
+        [legit, (i % 30) + 1, i + 1, wallet(100 + (i % 12)), wallet(200 + (i % 20))],
+      );
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('queues every held token once and every contract as a collection', async () => {
+    expect(await enqueueMissing(t.db)).toBe(51);
+    expect(await enqueueMissing(t.db)).toBe(0);
+    const { rows } = await t.db.query<{ n: string }>(
+      'select count(*)::text as n from nft_collections',
+    );
+    expect(rows[0]?.n).toBe('3');
+  });
+
+  it('claims due tokens under a lease, never twice', async () => {
+    const first = await claimDue(t.db, [1], 40, 60_000);
+    const second = await claimDue(t.db, [1], 40, 60_000);
+    expect(first).toHaveLength(40);
+    expect(second).toHaveLength(11);
+    const keys = new Set([...first, ...second].map((c) => `${c.contract}:${c.tokenId}`));
+    expect(keys.size).toBe(51);
+    expect(await claimDue(t.db, [1], 40, 60_000)).toHaveLength(0);
+    expect(await claimDue(t.db, [2], 40, 60_000)).toHaveLength(0);
+
+    for (const token of [...first, ...second]) {
+      if (token.contract === spam) {
+        await saveSuccess(
+          t.db,
+          token,
+          `https://claims.example/${token.tokenId}`,
+          {
+            name: '$5000 USDC Reward Voucher',
+            description: 'Claim your airdrop at https://bit.ly/free-usdc',
+            imageUrl: 'https://claims.example/v.png',
+            attributes: [],
+            externalUrl: null,
+          },
+          86_400_000,
+        );
+      } else if (token.contract === legit) {
+        await saveSuccess(
+          t.db,
+          token,
+          `ipfs://QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/${token.tokenId}`,
+          {
+            name: `Ape #${token.tokenId}`,
+            description: 'An ape',
+            imageUrl: null,
+            attributes: [{ key: 'Fur', value: 'Gold' }],
+            externalUrl: null,
+          },
+          86_400_000,
+        );
+      } else {
+        await saveFailure(t.db, token, null, 'HTTP_STATUS: HTTP 404', 60_000);
+      }
+    }
+    const failed = await t.db.query<{ status: string; attempts: number }>(
+      'select status, attempts from nft_metadata where contract = $1',
+      [young],
+    );
+    expect(failed.rows[0]).toEqual({ status: 'failed', attempts: 1 });
+  });
+
+  it('takes collection names from the tokens table and the first-seen time from holdings', async () => {
+    await t.db.query(
+      `insert into tokens (chain_id, address, standard, name, symbol, status, first_block) values (1, $1, 'erc721', 'Apes', 'APE', 'ok', 1)`,
+      [legit],
+    );
+    const due = await collectionsDue(t.db, [1], 10);
+    expect(due.map((d) => d.contract).sort()).toEqual([spam, young]);
+    for (const d of due)
+      await saveCollectionInfo(t.db, d, {
+        name: d.contract === spam ? 'Reward Vouchers' : null,
+        symbol: null,
+      });
+    const { rows } = await t.db.query<{ contract: string; name: string | null; age: number }>(
+      `select contract, name, extract(epoch from now() - first_seen_at)::float8 / 86400 as age from nft_collections order by contract`,
+    );
+    expect(rows.map((r) => [r.contract, r.name, Math.round(r.age)])).toEqual([
+      [legit, 'Apes', 40],
+      [spam, 'Reward Vouchers', 20],
+      [young, null, 1],
+    ]);
+  });
+
+  it('scores and stores spam per collection for the API', async () => {
+    const scored = await computeSpamScores(t.db, spamConfig(), { limit: 100, maxAgeMs: 600_000 });
+    expect(scored).toBe(3);
+    const { rows } = await t.db.query<{
+      contract: string;
+      spam_score: number;
+      is_spam: boolean;
+      spam_explanations: Array<{
+        feature: string;
+        value: unknown;
+        feature_score: number;
+        feature_weight: number;
+      }>;
+    }>(
+      'select contract, spam_score, is_spam, spam_explanations from nft_collections order by contract',
+    );
+    const [apes, vouchers, fresh] = rows;
+    expect(apes).toMatchObject({ is_spam: false });
+    expect(apes?.spam_explanations.find((e) => e.feature === 'trade_volume')?.value).toBe(25);
+    expect(apes?.spam_explanations.find((e) => e.feature === 'unique_buyers')?.value).toBe(20);
+    expect(apes?.spam_explanations.find((e) => e.feature === 'unique_sellers')?.value).toBe(12);
+    expect(apes?.spam_score).toBeLessThan(10);
+    expect(vouchers).toMatchObject({ is_spam: true });
+    expect(vouchers?.spam_score).toBeGreaterThanOrEqual(80);
+    expect(vouchers?.spam_explanations.find((e) => e.feature === 'url_shortener')).toMatchObject({
+      value: true,
+      feature_score: 100,
+    });
+    expect(fresh?.spam_explanations.map((e) => e.feature)).not.toContain('trade_volume');
+    expect(fresh?.spam_explanations.map((e) => e.feature)).not.toContain('uri_non_ipfs'); // no URI known yet
+    // Scored rows are not due again until they age or are marked dirty.
+    expect(await computeSpamScores(t.db, spamConfig(), { limit: 100, maxAgeMs: 600_000 })).toBe(0);
+    const strict = spamConfig({ denyList: [`1:${legit}`] });
+    expect(await computeSpamScores(t.db, strict, { limit: 100, maxAgeMs: 0 })).toBe(3);
+    const flagged = await t.db.query<{ is_spam: boolean }>(
+      'select is_spam from nft_collections where contract = $1',
+      [legit],
+    );
+    expect(flagged.rows[0]?.is_spam).toBe(true);
+  });
+});
