@@ -18,10 +18,7 @@ beforeAll(async () => {
     };
     switch (req.url) {
       case `/ipfs/${cid}/1`:
-        return send(
-          'application/json',
-          '{"name":"via gateway","image":"ipfs://' + cid + '/1.png"}',
-        );
+        return send('application/json', `{"name":"via gateway","image":"ipfs://${cid}/1.png"}`);
       case '/ar/tx1/meta.json':
         return send('text/plain; charset=utf-8', '{"name":"via arweave"}');
       case '/untyped':
