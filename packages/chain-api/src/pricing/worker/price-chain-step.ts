@@ -33,6 +33,7 @@ export interface ChainStepState {
   /** First time (ms) a step was held back by token metadata the indexer has not fetched yet. */
   pendingSince: number | null;
   swept: boolean;
+  cursorReady: boolean;
 }
 
 /** Result of one step: how far it got and whether more blocks are waiting. */
@@ -54,7 +55,14 @@ export interface StepOptions {
 
 /** Creates the worker state of a chain. */
 export function newChainStepState(chain: ChainConfig): ChainStepState {
-  return { chain, anchors: anchorsOf(chain), retry: new Set(), pendingSince: null, swept: false };
+  return {
+    chain,
+    anchors: anchorsOf(chain),
+    retry: new Set(),
+    pendingSince: null,
+    swept: false,
+    cursorReady: false,
+  };
 }
 
 async function ensureCursor(
@@ -62,6 +70,16 @@ async function ensureCursor(
   s: ChainStepState,
 ): Promise<{ lastBlock: bigint; epoch: string }> {
   const { chainId } = s.chain;
+  if (s.cursorReady) {
+    const { rows } = await db.query<{ last_block: string; epoch: string }>(
+      'select last_block, epoch from pricing_cursors where chain_id = $1',
+      [chainId],
+    );
+    const row = rows[0];
+    if (row) return { lastBlock: BigInt(row.last_block), epoch: row.epoch };
+  }
+  s.cursorReady = true;
+  // First step of this process: create the cursor, record the chain's anchors for the queries.
   const { rows } = await db.query<{ last_block: string; epoch: string }>(
     `insert into pricing_cursors (chain_id, last_block, wrapped_native, stablecoins)
      values ($1, -1, $2, $3::text[])
@@ -168,10 +186,12 @@ export async function priceChainStep(
   const { decimals, pending } = await loadDecimals(db, chainId, [...poolTokens]);
   if (pending.size > 0) {
     s.pendingSince ??= now();
-    // Hold the cursor while the indexer fetches metadata, so the first points are not lost.
+    // Hold the cursor while the indexer fetches metadata, so the first points are not lost; past
+    // the grace period, go on and retry those tokens at each step until their decimals arrive.
     if (now() - s.pendingSince < opts.pendingGraceMs) return { ...idle, more: false };
+  } else {
+    s.pendingSince = null;
   }
-  s.pendingSince = null;
   const routeByAddress = new Map(routePools.map((p) => [p.address, p]));
   const held = await loadHeldBalances(
     db,

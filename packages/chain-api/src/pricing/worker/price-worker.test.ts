@@ -10,6 +10,7 @@ import { historicalPrices, pricesAt } from '../price-queries.js';
 import { rollbackPricing } from '../rollback-pricing.js';
 import { type PricingWorker, startPricing } from '../start-pricing.js';
 import { compactPriceHistory } from '../store/compact-history.js';
+import { newChainStepState, priceChainStep } from './price-chain-step.js';
 
 const CHAIN = 424242;
 const USDC = '0x00000000000000000000000000000000000000a1'; // 6 dec, token0 of its pairs
@@ -309,6 +310,46 @@ describe.each(['postgres', 'pglite'] as const)('pricing on %s', (kind) => {
         low_liquidity: true,
       });
       expect(await pricesAt(db, [{ chainId: CHAIN, token: UNI, time: min(41) }])).toEqual([null]);
+    });
+  });
+
+  describe('token metadata that never arrives', () => {
+    it('does not stall the chain past the grace period; the token is priced once it arrives', async () => {
+      const NEVER = '0x00000000000000000000000000000000000000c6';
+      const P6 = '0x00000000000000000000000000000000000000f6';
+      await db.query(
+        `insert into tokens (chain_id, address, standard, status, first_block) values ($1, $2, 'erc20', 'pending', 5)`,
+        [CHAIN, NEVER],
+      );
+      await db.query(
+        `insert into pools (chain_id, address, dex, factory, token0, token1, created_block)
+         values ($1, $2, 'uniswap_v2', $3, $4, $5, 5)`,
+        [CHAIN, P6, chain.uniswapV2Factories[0], USDC, NEVER],
+      );
+      // block 5: P1 340,000 USDC : 100 WETH -> WETH 3,400; P6 20,000 USDC : 10 NEVER -> 2,000 USD
+      await setState(5, P1, 340_000n * E6, 100n * E18);
+      await setState(5, P6, 20_000n * E6, 10n * E18);
+      await checkpoint(5);
+      await worker.stop(); // drive the steps by hand, with a fake clock
+      const state = newChainStepState(chain);
+      let clock = 0;
+      const opts = {
+        thresholds: { minLiquidityUsd: 1_000, lowLiquidityUsd: 10_000 },
+        maxBlocks: 100n,
+        pendingGraceMs: 1_000,
+        now: () => clock,
+      };
+      const held = await priceChainStep(db, state, opts);
+      expect(held.toBlock).toBe(4n); // held back within the grace period
+      clock = 5_000;
+      const r = await priceChainStep(db, state, opts);
+      expect(r.toBlock).toBe(5n);
+      expect(await current(WETH)).toMatchObject({ price_usd: 3400 });
+      expect(await current(NEVER)).toBeUndefined();
+      expect(state.retry.has(NEVER)).toBe(true);
+      await db.query(`update tokens set decimals = 18, status = 'ok' where address = $1`, [NEVER]);
+      await priceChainStep(db, state, opts);
+      expect(await current(NEVER)).toMatchObject({ price_usd: 2000, pool_size: 40_000 });
     });
   });
 
