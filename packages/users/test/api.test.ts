@@ -92,6 +92,34 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     expect((await fetch(`${base}/users/`)).status).toBe(200);
   });
 
+  it('revalidates cached pages: ETag/304, and writes from elsewhere show up at once', async () => {
+    const first = await fetch(`${base}/users`);
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"v\d+-100-0"$/);
+    const again = await fetch(`${base}/users`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    // Another writer (a second process in production) changes the table directly.
+    await t.db.query(`update users set name = 'changed elsewhere' where id = 1`);
+    const after = await fetch(`${base}/users`, { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(((await after.json()) as UserBody[])[0]?.name).toBe('changed elsewhere');
+    await t.db.query(`delete from users where id = 1`);
+    expect(((await (await fetch(`${base}/users`)).json()) as UserBody[]).map((u) => u.id)).toEqual([
+      2, 3, 4, 5,
+    ]);
+    await t.db.query(
+      `insert into users (_id, id, name, pro) values ('0123456789abcdef01234567', 1, 'user 1', 'tester')`,
+    );
+    expect(((await (await fetch(`${base}/users`)).json()) as UserBody[])[0]).toEqual({
+      _id: '0123456789abcdef01234567',
+      id: 1,
+      name: 'user 1',
+      pro: 'tester',
+    });
+  });
+
   it.each([
     ['limit=0', 'limit'],
     ['limit=1001', 'limit'],

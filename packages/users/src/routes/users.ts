@@ -28,10 +28,15 @@ export async function usersRoutes(app: FastifyInstance, { store }: RouteContext)
         summary: 'List users',
         description:
           'Users ordered by id. JSON unless the Accept header prefers text/html (then the HTML list). ' +
-          'Headers: X-Total-Count (all users) and Link (next/prev/first/last pages).',
+          'Headers: X-Total-Count (all users), Link (next/prev/first/last pages), ETag ' +
+          '(If-None-Match gives 304 while the data is unchanged).',
         tags: ['users'],
         querystring: pageQuerySchema,
-        response: { 200: { type: 'array', items: userSchema }, ...errors(400) },
+        response: {
+          200: { type: 'array', items: userSchema },
+          304: { type: 'null', description: 'Not modified (If-None-Match).' },
+          ...errors(400),
+        },
       },
     },
     async (request, reply) => {
@@ -41,7 +46,10 @@ export async function usersRoutes(app: FastifyInstance, { store }: RouteContext)
         const { total, users } = await store.list(page);
         return sendPage(reply, renderListPage(users, total, page));
       }
-      const { total, json } = await store.listJson(page);
+      const { total, json, version } = await store.listJson(page);
+      const etag = `"v${version}-${page.limit}-${page.offset}"`;
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       reply.header('x-total-count', total);
       const link = linkHeader(page, total);
       if (link) reply.header('link', link);

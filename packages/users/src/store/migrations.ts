@@ -14,4 +14,32 @@ export const userMigrations = [
       );
     `,
   },
+  {
+    // A table version that changes with every committed write, so a cached GET /users page can
+    // be revalidated with one tiny query, consistently across processes. Striped over 16 rows
+    // so concurrent writers rarely wait on the same row lock.
+    id: '002-users-version',
+    sql: `
+      create table if not exists users_version (
+        slot int primary key,
+        v bigint not null default 0
+      );
+      insert into users_version (slot, v)
+        select g, 0 from generate_series(0, 15) g
+        on conflict (slot) do nothing;
+      create or replace function users_bump_version() returns trigger
+        language plpgsql as $$
+        declare
+          -- Drawn once: random() inside the WHERE clause would be drawn per row.
+          stripe int := floor(random() * 16)::int;
+        begin
+          update users_version set v = v + 1 where slot = stripe;
+          return null;
+        end $$;
+      drop trigger if exists users_version_bump on users;
+      create trigger users_version_bump
+        after insert or update or delete or truncate on users
+        for each statement execute function users_bump_version();
+    `,
+  },
 ];

@@ -16,15 +16,20 @@ interface UserRow {
 }
 
 const COLUMNS = '_id, id, name, pro';
+/** Pages kept serialized (at most 1,000 records each, so a few MB at worst). */
+const PAGE_CACHE_ENTRIES = 16;
 
 // PostgreSQL builds the JSON array itself: the service forwards one string instead of parsing
 // 1,000 rows and serializing them again, which is what makes GET /users cheap.
+// One statement, so version, total and page come from the same snapshot.
 const LIST_JSON_SQL = `
-  select (select count(*) from users) as total,
+  select (select sum(v) from users_version)::text as version,
+    (select count(*) from users) as total,
     coalesce(
       (select '[' || string_agg(row_to_json(u)::text, ',' order by u.id) || ']'
          from (select ${COLUMNS} from users order by id limit $1 offset $2) u),
       '[]') as json`;
+const VERSION_SQL = 'select sum(v)::text as version from users_version';
 const LIST_SQL = `select ${COLUMNS}, count(*) over () as total from users order by id limit $1 offset $2`;
 const GET_SQL = `select ${COLUMNS} from users where id = $1`;
 // ON CONFLICT keeps a duplicate id a normal outcome (no rowCount) instead of an exception, and
@@ -48,14 +53,34 @@ function toUser(row: UserRow): User {
  * const store = createSqlUserStore(db);
  */
 export function createSqlUserStore(db: Queryable): UserStore {
+  // Serialized pages by limit:offset, each valid for one table version (see migration 002).
+  const pageCache = new Map<string, UserPageJson>();
   return {
     async listJson(page: Page): Promise<UserPageJson> {
-      const { rows } = await db.query<{ total: string | number; json: string }>(LIST_JSON_SQL, [
-        page.limit,
-        page.offset,
-      ]);
+      const key = `${page.limit}:${page.offset}`;
+      const cached = pageCache.get(key);
+      if (cached) {
+        // Revalidate: the version changes with every committed write, from any process.
+        const { rows } = await db.query<{ version: string }>(VERSION_SQL);
+        if (rows[0]?.version === cached.version) return cached;
+        pageCache.delete(key);
+      }
+      const { rows } = await db.query<{ version: string; total: string | number; json: string }>(
+        LIST_JSON_SQL,
+        [page.limit, page.offset],
+      );
       const row = rows[0];
-      return { total: Number(row?.total ?? 0), json: row?.json ?? '[]' };
+      const result = {
+        total: Number(row?.total ?? 0),
+        json: row?.json ?? '[]',
+        version: row?.version ?? '0',
+      };
+      if (pageCache.size >= PAGE_CACHE_ENTRIES) {
+        const oldest = pageCache.keys().next().value;
+        if (oldest !== undefined) pageCache.delete(oldest);
+      }
+      pageCache.set(key, result);
+      return result;
     },
     async list(page: Page) {
       const { rows } = await db.query<UserRow & { total: string | number }>(LIST_SQL, [

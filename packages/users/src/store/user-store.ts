@@ -12,6 +12,8 @@ export interface User {
 export interface UserPageJson {
   total: number;
   json: string;
+  /** Table version the page was read at; changes with every committed write. */
+  version: string;
 }
 
 /** The storage the routes need; the SQL implementation is in sql-user-store.ts. */
