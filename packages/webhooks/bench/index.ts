@@ -105,15 +105,22 @@ async function startServer(
   return { child, port };
 }
 
-async function loadTest(which: 'sluice' | 'octokit', body: string): Promise<number> {
+interface LoadResult {
+  requestsPerSecond: number;
+  /** Server CPU time (user + system) per request, measured in the server process. */
+  cpuMicrosPerRequest: number;
+}
+
+async function loadTest(which: 'sluice' | 'octokit', body: string): Promise<LoadResult> {
   const { child, port } = await startServer(which);
   const prefix = which === 'sluice' ? 'x-provider' : 'x-github';
-  try {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${port}/api/hosting/webhooks`,
+  const base = `http://127.0.0.1:${port}`;
+  const run = (seconds: number) =>
+    autocannon({
+      url: `${base}/api/hosting/webhooks`,
       method: 'POST',
       connections: 32,
-      duration: HTTP_SECONDS,
+      duration: seconds,
       headers: {
         'content-type': 'application/json',
         [`${prefix}-event`]: 'push',
@@ -122,10 +129,21 @@ async function loadTest(which: 'sluice' | 'octokit', body: string): Promise<numb
       },
       body,
     });
+  try {
+    await run(1); // warm-up (JIT), not counted
+    await fetch(`${base}/__reset`);
+    const result = await run(HTTP_SECONDS);
+    const stats = (await (await fetch(`${base}/__stats`)).json()) as {
+      requests: number;
+      cpuMicros: number;
+    };
     if (result.non2xx > 0 || result.errors > 0) {
       throw new Error(`${which}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
     }
-    return result.requests.average;
+    return {
+      requestsPerSecond: result.requests.average,
+      cpuMicrosPerRequest: stats.cpuMicros / stats.requests,
+    };
   } finally {
     child.kill('SIGTERM');
   }
@@ -139,11 +157,20 @@ async function benchMiddleware(): Promise<void> {
   const s1 = await loadTest('sluice', body);
   const o2 = await loadTest('octokit', body);
   const s2 = await loadTest('sluice', body);
+  const name = `middleware, ${(bytes / 1024).toFixed(1)} KiB signed push`;
   report({
-    name: `middleware, ${(bytes / 1024).toFixed(1)} KiB push (autocannon)`,
-    sluice: (s1 + s2) / 2,
-    octokit: (o1 + o2) / 2,
+    name: `${name} (autocannon)`,
+    sluice: (s1.requestsPerSecond + s2.requestsPerSecond) / 2,
+    octokit: (o1.requestsPerSecond + o2.requestsPerSecond) / 2,
     unit: 'req/s',
+  });
+  // Lower is better: shown inverted (requests per server CPU-second) so the ratio reads the same way.
+  const perCpuSecond = (r: LoadResult) => 1e6 / r.cpuMicrosPerRequest;
+  report({
+    name: `${name}, per server CPU-second`,
+    sluice: (perCpuSecond(s1) + perCpuSecond(s2)) / 2,
+    octokit: (perCpuSecond(o1) + perCpuSecond(o2)) / 2,
+    unit: 'req/CPU-s',
   });
 }
 
