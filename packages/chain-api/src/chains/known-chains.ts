@@ -240,6 +240,14 @@ const ASSETS: Record<number, ChainAssets> = {
     uniswapV3Factories: ['0x0227628f3F023bb0B980b67D528571c95c6DaC1c'],
     explorerUrl: 'https://sepolia.etherscan.io',
   },
+  // The devnet scenario deploys from anvil's first account on a fresh chain, so its addresses
+  // are fixed (checked against the deployed manifest in src/devnet/scenario.test.ts).
+  [DEVNET_CHAIN_ID]: {
+    stablecoins: ['0x0165878a594ca255338adfa4d48449f69242eb8f'], // USDC (6 decimals)
+    wrappedNative: '0x5fbdb2315678afecb367f032d93f642f64180aa3', // WETH9
+    uniswapV2Factories: ['0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0'],
+    uniswapV3Factories: ['0xdc64a140aa3e981100a9beca4e685f962f0cf6c9'],
+  },
 };
 
 // Other OP-stack chains also have WETH at the predeploy address.

@@ -111,6 +111,14 @@ export async function getFreePort(): Promise<number> {
   });
 }
 
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 async function rpcAnswers(rpcUrl: string): Promise<boolean> {
   try {
     const res = await fetch(rpcUrl, {
@@ -246,6 +254,10 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   if (opts.port !== undefined && opts.port !== 0) {
     if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
       throw new AnvilStartError(`invalid port ${opts.port}: expected an integer 0-65535`);
+    }
+    // Check first: while a new anvil fails to bind, whatever already listens there would answer.
+    if (!(await portIsFree(opts.port))) {
+      throw new AnvilStartError(`port ${opts.port} is already in use`);
     }
     const result = await launch(binary, opts.port, opts);
     if (result === 'port-in-use') {
