@@ -77,6 +77,20 @@ const seeded: SeedActivity[] = [
     },
   }),
   row({
+    type: 'swap',
+    assetType: 'erc20',
+    from: wallet,
+    to: wallet,
+    subIndex: 1000,
+    extra: {
+      from_token_address: 'native',
+      from_token_value: '7',
+      to_token_address: usdc,
+      to_token_value: '21',
+      pools: [],
+    },
+  }),
+  row({
     type: 'call',
     assetType: null,
     from: wallet,
@@ -266,7 +280,13 @@ describe('GET /v1/evm/activity/{address}', () => {
     expect(byType.get('8453:receive:erc20')).not.toHaveProperty('value_usd');
     expect(byType.get('8453:receive:erc20')!.token_metadata).not.toHaveProperty('price_usd');
     expect(byType.get('1:approve:erc20')).toMatchObject({ spender: other });
-    expect(byType.get('1:swap:erc20')).toMatchObject({
+    const swaps = body.activity.filter((a) => a.type === 'swap');
+    expect(swaps[0]).toMatchObject({
+      from_token_address: 'native',
+      from_token_metadata: { symbol: 'ETH', decimals: 18, name: 'Ether' },
+      to_token_metadata: { symbol: 'USDC', decimals: 6 },
+    });
+    expect(swaps[1]).toMatchObject({
       from_token_address: usdc,
       from_token_value: '1000000',
       from_token_metadata: { symbol: 'USDC', decimals: 6 },

@@ -76,7 +76,7 @@ export async function shapeBalances(
       if (metadata.has('logo'))
         setIfPresent(tokenMetadata, 'logo', links?.logo ?? (native ? chain.logoUrl : undefined));
       if (metadata.has('url')) setIfPresent(tokenMetadata, 'url', links?.url);
-      balance.token_metadata = tokenMetadata;
+      if (Object.keys(tokenMetadata).length > 0) balance.token_metadata = tokenMetadata;
     }
     if (metadata.has('pools') && row.pool_address && row.pool_type) {
       balance.pool = {

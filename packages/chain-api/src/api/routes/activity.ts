@@ -158,7 +158,10 @@ export function shapeActivityItem(
     for (const side of ['from', 'to'] as const) {
       setIfPresent(item, `${side}_token_address`, extra[`${side}_token_address`] as string);
       setIfPresent(item, `${side}_token_value`, extra[`${side}_token_value`] as string);
-      const ref = tokenRefMetadata(side === 'from' ? row.from_token : row.to_token);
+      const ref =
+        extra[`${side}_token_address`] === 'native'
+          ? { symbol: chain.nativeSymbol, decimals: chain.nativeDecimals, name: chain.nativeName }
+          : tokenRefMetadata(side === 'from' ? row.from_token : row.to_token);
       if (ref) item[`${side}_token_metadata`] = ref;
     }
   }
