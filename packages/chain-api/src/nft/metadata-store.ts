@@ -13,6 +13,8 @@ export interface ClaimedToken {
   attempts: number;
   /** Block of the last ERC-4906 refresh request when claimed: a save only lands if unchanged. */
   refreshBlock: string | null;
+  /** Someone holds the token now (false: burned, or every ERC1155 unit gone). */
+  held: boolean;
 }
 
 interface ClaimRow {
@@ -24,6 +26,7 @@ interface ClaimRow {
   status: 'pending' | 'ok' | 'failed';
   attempts: number;
   refresh_block: string | null;
+  held: boolean;
 }
 
 /**
@@ -82,7 +85,9 @@ export async function claimDue(
          from due
         where m.chain_id = due.chain_id and m.contract = due.contract and m.token_id = due.token_id
        returning m.chain_id, m.contract, m.token_id::text as token_id, m.standard, m.uri, m.status,
-                 m.attempts, m.refresh_block::text as refresh_block`,
+                 m.attempts, m.refresh_block::text as refresh_block,
+                 exists (select 1 from nft_holdings h where h.chain_id = m.chain_id
+                            and h.contract = m.contract and h.token_id = m.token_id) as held`,
       [chainIds, want, leaseMs],
     );
     for (const row of rows) {
@@ -95,6 +100,7 @@ export async function claimDue(
         status: row.status,
         attempts: row.attempts,
         refreshBlock: row.refresh_block,
+        held: row.held,
       });
     }
   }

@@ -360,6 +360,7 @@ describe('startNftWorker', () => {
         status: 'ok',
         attempts: 0,
         refreshBlock: null,
+        held: true,
       },
       'stale-uri',
       { name: 'stale', description: null, imageUrl: null, attributes: [], externalUrl: null },

@@ -71,6 +71,8 @@ export interface NftPassStats {
   fetched: number;
   unchanged: number;
   failed: number;
+  /** Tokens nobody holds any more, put aside without an RPC call. */
+  skipped: number;
   collections: number;
   scored: number;
 }
@@ -137,6 +139,13 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   async function processToken(token: ClaimedToken, stats: NftPassStats): Promise<void> {
     const client = clients.get(token.chainId);
     if (!client) return;
+    if (!token.held) {
+      // Burned (or all units gone): nothing to show, and tokenURI usually reverts. Look again
+      // at the slowest retry pace in case it is minted again.
+      await saveFailure(db, token, null, 'NOT_HELD: no current holder', schedule.maxMs);
+      stats.skipped++;
+      return;
+    }
     let uri: string | null = null;
     try {
       uri = await readTokenUri(client, token.contract, token.tokenId, token.standard);
@@ -175,6 +184,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       fetched: 0,
       unchanged: 0,
       failed: 0,
+      skipped: 0,
       collections: 0,
       scored: 0,
     };
@@ -236,7 +246,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       let busy = false;
       try {
         const stats = await exclusive(runPass);
-        busy = stats.fetched + stats.failed + stats.unchanged >= concurrency * 4;
+        busy = stats.fetched + stats.failed + stats.unchanged + stats.skipped >= concurrency * 4;
         if (stats.fetched + stats.failed > 0) log.debug(stats, 'nft pass');
         failures = 0;
       } catch (error) {
