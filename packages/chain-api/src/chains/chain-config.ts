@@ -1,6 +1,13 @@
 /** A lower-case 0x-prefixed 20-byte hex address. */
 export type Address = `0x${string}`;
 
+/** Display metadata of one token (CHAINS_FILE `tokens`; used for `metadata=logo,url`). */
+export interface TokenInfo {
+  address: Address;
+  logo?: string;
+  url?: string;
+}
+
 /**
  * Everything the indexer, the pricing worker and the API need to know about one chain.
  * Addresses are always lower-case.
@@ -28,4 +35,6 @@ export interface ChainConfig {
   uniswapV3Factories: Address[];
   explorerUrl?: string;
   logoUrl?: string;
+  /** Per-token logo/url overrides from CHAINS_FILE. */
+  tokens?: TokenInfo[];
 }

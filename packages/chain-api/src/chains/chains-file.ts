@@ -1,4 +1,4 @@
-import type { Address, ChainConfig } from './chain-config.js';
+import type { Address, ChainConfig, TokenInfo } from './chain-config.js';
 import { ChainConfigError } from './errors.js';
 
 /** One validated CHAINS_FILE entry: a chain id plus the fields it overrides. */
@@ -15,7 +15,8 @@ type FieldKind =
   | 'address'
   | 'addresses'
   | 'url'
-  | 'rpc';
+  | 'rpc'
+  | 'tokens';
 
 // snake_case (documented) and camelCase spellings both map to ChainConfig keys.
 const FIELDS: Record<string, [keyof ChainOverride, FieldKind]> = {
@@ -34,6 +35,7 @@ const FIELDS: Record<string, [keyof ChainOverride, FieldKind]> = {
   uniswap_v3_factories: ['uniswapV3Factories', 'addresses'],
   explorer_url: ['explorerUrl', 'url'],
   logo_url: ['logoUrl', 'url'],
+  tokens: ['tokens', 'tokens'],
 };
 const CAMEL = new Map(Object.entries(FIELDS).map(([snake, [camel]]) => [camel as string, snake]));
 
@@ -171,7 +173,36 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
     }
     case 'rpc':
       return parseRpcUrl(value, where);
+    case 'tokens':
+      return parseTokens(value, where);
   }
+}
+
+function parseTokens(value: unknown, where: string): TokenInfo[] {
+  if (!Array.isArray(value)) {
+    throw new ChainConfigError(
+      where,
+      `expected an array of {address, logo?, url?}, got ${describe(value)}`,
+    );
+  }
+  const seen = new Set<string>();
+  return value.map((entry, i) => {
+    const at = `${where}[${i}]`;
+    if (!isRecord(entry))
+      throw new ChainConfigError(at, `expected an object, got ${describe(entry)}`);
+    const extra = Object.keys(entry).find((k) => !['address', 'logo', 'url'].includes(k));
+    if (extra)
+      throw new ChainConfigError(`${at}.${extra}`, 'unknown field; allowed: address, logo, url');
+    const token: TokenInfo = { address: parseAddress(entry.address, `${at}.address`) };
+    if (seen.has(token.address))
+      throw new ChainConfigError(`${at}.address`, `duplicate token ${token.address}`);
+    seen.add(token.address);
+    if (entry.logo !== undefined && entry.logo !== null)
+      token.logo = parseField('url', entry.logo, `${at}.logo`) as string;
+    if (entry.url !== undefined && entry.url !== null)
+      token.url = parseField('url', entry.url, `${at}.url`) as string;
+    return token;
+  });
 }
 
 function parseEntry(entry: unknown, where: string): ChainOverride {

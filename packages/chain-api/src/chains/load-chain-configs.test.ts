@@ -167,6 +167,32 @@ describe('parseChainsFile', () => {
       'CHAINS_FILE[0].rpc_url',
       'unsupported protocol',
     ],
+    [[{ chain_id: 1, tokens: {} }], 'CHAINS_FILE[0].tokens', 'expected an array'],
+    [
+      [{ chain_id: 1, tokens: [{ address: '0x1' }] }],
+      'CHAINS_FILE[0].tokens[0].address',
+      '20-byte hex',
+    ],
+    [
+      [{ chain_id: 1, tokens: [{ address: `0x${'a'.repeat(40)}`, logo: 'ftp://x' }] }],
+      'CHAINS_FILE[0].tokens[0].logo',
+      'http(s) URL',
+    ],
+    [
+      [{ chain_id: 1, tokens: [{ address: `0x${'a'.repeat(40)}`, icon: 'x' }] }],
+      'CHAINS_FILE[0].tokens[0].icon',
+      'unknown field',
+    ],
+    [
+      [
+        {
+          chain_id: 1,
+          tokens: [{ address: `0x${'a'.repeat(40)}` }, { address: `0x${'A'.repeat(40)}` }],
+        },
+      ],
+      'CHAINS_FILE[0].tokens[1].address',
+      'duplicate token',
+    ],
   ])('rejects %j', (json, source, message) => {
     let error: unknown;
     try {
@@ -177,6 +203,26 @@ describe('parseChainsFile', () => {
     expect(error).toBeInstanceOf(ChainConfigError);
     expect((error as ChainConfigError).source).toBe(source);
     expect((error as ChainConfigError).message).toContain(message);
+  });
+
+  it('parses per-token logo/url entries', () => {
+    const [o] = parseChainsFile([
+      {
+        chain_id: 8453,
+        tokens: [
+          {
+            address: `0x${'A'.repeat(40)}`,
+            logo: 'https://x.example/a.png',
+            url: 'https://a.example',
+          },
+          { address: `0x${'b'.repeat(40)}` },
+        ],
+      },
+    ]);
+    expect(o?.tokens).toEqual([
+      { address: `0x${'a'.repeat(40)}`, logo: 'https://x.example/a.png', url: 'https://a.example' },
+      { address: `0x${'b'.repeat(40)}` },
+    ]);
   });
 
   it('treats null as "keep the built-in value" and dedupes address lists', () => {
