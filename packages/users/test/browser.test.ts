@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestDatabase } from '@sluice/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { packageDir, startTestApp } from './helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,6 +14,7 @@ if (!available && process.env.CI === 'true') {
   throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs Debian's chromium`);
 }
 const artifacts = join(packageDir, 'test-artifacts');
+vi.setConfig({ testTimeout: 120_000 });
 
 describe.skipIf(!available)('HTML UI in headless Chromium', () => {
   let t: TestDatabase;

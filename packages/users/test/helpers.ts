@@ -54,7 +54,7 @@ function spawnCli(env: Record<string, string>): ChildProcess {
 /** Starts the real CLI and waits for its "listening on" banner. */
 export async function startCli(
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  timeoutMs = 150_000,
 ): Promise<CliProcess> {
   const child = spawnCli(env);
   let out = '';

@@ -6,10 +6,12 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CliProcess, runCliToExit, startCli } from './helpers.js';
 
 // The real CLI as a child process: restart durability, HTTPS, start-up errors, SIGTERM.
+// Child processes start slowly on a busy 2-core machine (PGlite initialises in WebAssembly).
+vi.setConfig({ testTimeout: 180_000 });
 
 const tmp = mkdtempSync(join(tmpdir(), 'sluice-users-process-'));
 let pg: TestDatabase;

@@ -8,7 +8,8 @@
  * prefersHtml('*\/*'); // false
  */
 export function prefersHtml(accept: string | undefined): boolean {
-  if (!accept?.includes('html')) return false;
+  // Fast path for what API clients send.
+  if (!accept || accept === '*/*' || accept.startsWith('application/json')) return false;
   let html = 0;
   let json = 0;
   let htmlSpecific = -1;
