@@ -1,7 +1,7 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import { compactPriceHistory } from './store/compact-history.js';
+import { compactPriceHistory, DEFAULT_COMPACTION } from './store/compact-history.js';
 import { type PricingThresholds, pricingThresholdsFromEnv } from './thresholds.js';
 import {
   type ChainStepState,
@@ -51,6 +51,7 @@ export async function startPricing(opts: StartPricingOptions): Promise<PricingWo
     thresholds,
     maxBlocks: BigInt(opts.maxBlocksPerStep ?? 2_000),
     pendingGraceMs: opts.pendingGraceMs ?? 30_000,
+    compaction: DEFAULT_COMPACTION,
   };
   const states: ChainStepState[] = opts.chains.map(newChainStepState);
   const lastCompaction = new Map<number, number>();

@@ -2,6 +2,7 @@ import type { Database } from '@sluice/db';
 import type { ChainConfig } from '../../chains/index.js';
 import { anchorsOf, type PricingAnchors } from '../route/anchors.js';
 import { affectedTokens, RouteBook } from '../route/route-book.js';
+import type { CompactionPolicy } from '../store/compact-history.js';
 import {
   loadChangedPools,
   loadDecimals,
@@ -18,6 +19,7 @@ import {
   upsertTokenPrices,
 } from '../store/price-writer.js';
 import type { PricingThresholds } from '../thresholds.js';
+import { thinPoints } from './thin-points.js';
 
 /** A reorg rolled the cursor back while a step was computing; the step is retried. */
 export class StaleCursorError extends Error {
@@ -50,6 +52,8 @@ export interface StepOptions {
   maxBlocks: bigint;
   /** How long to wait for the indexer's token metadata before pricing without it. */
   pendingGraceMs: number;
+  /** History thinning (points compaction would delete are never written). */
+  compaction: CompactionPolicy;
   now?: () => number;
 }
 
@@ -251,6 +255,12 @@ export async function priceChainStep(
     else removed.push('native');
   }
 
+  // Points compaction would delete anyway (old and final) are not written at all.
+  const written = thinPoints(points, {
+    cutoffMs: now() - opts.compaction.olderThanMs,
+    finalizedBlock: head - BigInt(s.chain.finalityDepth),
+    bucketMs: opts.compaction.bucketMinutes * 60_000,
+  });
   await db.transaction(async (tx) => {
     const moved = await tx.query(
       `update pricing_cursors set last_block = $3::bigint, updated_at = now()
@@ -259,12 +269,12 @@ export async function priceChainStep(
     );
     if (moved.rowCount !== 1)
       throw new StaleCursorError(`pricing cursor of chain ${chainId} moved`);
-    await insertPriceHistory(tx, chainId, points);
+    await insertPriceHistory(tx, chainId, written);
     await upsertTokenPrices(tx, chainId, upserts, removed);
     if (wrapped && wrappedPoint !== undefined) {
       await propagateWrappedPrice(tx, chainId, wrapped, wrappedPoint, opts.thresholds);
     }
   });
   s.swept = true;
-  return { fromBlock: from, toBlock: to, points: points.length, more: to < head, headBlock: head };
+  return { fromBlock: from, toBlock: to, points: written.length, more: to < head, headBlock: head };
 }

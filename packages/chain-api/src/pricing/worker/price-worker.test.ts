@@ -337,6 +337,7 @@ describe.each(['postgres', 'pglite'] as const)('pricing on %s', (kind) => {
         thresholds: { minLiquidityUsd: 1_000, lowLiquidityUsd: 10_000 },
         maxBlocks: 100n,
         pendingGraceMs: 1_000,
+        compaction: { olderThanMs: 3_600_000, bucketMinutes: 5 },
         now: () => clock,
       };
       const held = await priceChainStep(db, state, opts);
