@@ -9,8 +9,7 @@ export interface PendingCollection {
 
 /**
  * Fills collection name/symbol from the indexer's `tokens` table where it already has them (no
- * RPC call needed) and the first-seen time (block of the token's first event, else the earliest
- * current holding), then returns the collections still lacking a name, due for a contract read.
+ * RPC call needed), then returns the collections still lacking a name, due for a contract read.
  */
 export async function collectionsDue(
   db: Queryable,
@@ -23,15 +22,6 @@ export async function collectionsDue(
        from tokens t
       where c.info_status <> 'ok' and t.chain_id = c.chain_id and t.address = c.contract
         and t.status in ('ok', 'partial') and (t.name is not null or t.symbol is not null)`,
-  );
-  await db.query(
-    `update nft_collections c
-        set first_seen_at = coalesce(
-              (select b.timestamp from tokens t join blocks b on b.chain_id = t.chain_id and b.number = t.first_block
-                where t.chain_id = c.chain_id and t.address = c.contract),
-              (select min(h.last_acquired) from nft_holdings h
-                where h.chain_id = c.chain_id and h.contract = c.contract))
-      where c.first_seen_at is null`,
   );
   const { rows } = await db.query<{ chain_id: number; contract: string; info_attempts: number }>(
     `select chain_id, contract, info_attempts from nft_collections
@@ -71,5 +61,22 @@ export async function saveCollectionFailure(
             info_next_attempt = now() + make_interval(secs => $3::double precision / 1000)
       where chain_id = $1 and contract = $2`,
     [collection.chainId, collection.contract, delayMs],
+  );
+}
+
+/**
+ * Sets the first-seen time of collections that lack it: the block time of the contract's first
+ * indexed event (`tokens.first_block`), else the earliest current holding. The spam model's
+ * young-collection rule reads it.
+ */
+export async function fillFirstSeen(db: Queryable): Promise<void> {
+  await db.query(
+    `update nft_collections c
+        set first_seen_at = coalesce(
+              (select b.timestamp from tokens t join blocks b on b.chain_id = t.chain_id and b.number = t.first_block
+                where t.chain_id = c.chain_id and t.address = c.contract),
+              (select min(h.last_acquired) from nft_holdings h
+                where h.chain_id = c.chain_id and h.contract = c.contract))
+      where c.first_seen_at is null`,
   );
 }

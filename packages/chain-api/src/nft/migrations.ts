@@ -42,5 +42,13 @@ create table nft_spam_overrides (
 create index nft_metadata_recheck_idx on nft_metadata (next_attempt) where status = 'ok';
 `;
 
+// Collections whose first-seen time is still unknown (the back-fill reads only these).
+const unseen = /* sql */ `
+create index nft_collections_unseen_idx on nft_collections (chain_id, contract) where first_seen_at is null;
+`;
+
 /** Schema migrations of the NFT worker, for `migrate(db, nftMigrations)` after `chainMigrations`. */
-export const nftMigrations: Migration[] = [{ id: 'nft-001-collections', sql: collections }];
+export const nftMigrations: Migration[] = [
+  { id: 'nft-001-collections', sql: collections },
+  { id: 'nft-002-unseen-collections', sql: unseen },
+];

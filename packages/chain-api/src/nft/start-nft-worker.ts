@@ -3,7 +3,12 @@ import type { Logger } from 'pino';
 import { createPublicClient, http, type PublicClient, webSocket } from 'viem';
 import type { ChainConfig } from '../chains/index.js';
 import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
-import { collectionsDue, saveCollectionFailure, saveCollectionInfo } from './collection-store.js';
+import {
+  collectionsDue,
+  fillFirstSeen,
+  saveCollectionFailure,
+  saveCollectionInfo,
+} from './collection-store.js';
 import { describeError } from './errors.js';
 import { normalizeGateways } from './gateways.js';
 import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
@@ -47,6 +52,11 @@ export interface NftWorkerOptions {
   maxBytes?: number;
   /** Idle wait between passes when there was nothing to do. Default 1 s. */
   pollIntervalMs?: number;
+  /**
+   * How often held tokens without a metadata row are looked for (a safety net: the indexer queues
+   * tokens on first sight; this scans `nft_holdings`). Default 5 min; the first pass always runs it.
+   */
+  enqueueIntervalMs?: number;
   /** How often fetched tokens' URIs are re-read to catch changes. Default 24 h. */
   recheckIntervalMs?: number;
   /** Retry schedule of failures. Default 1 min doubling up to 24 h. */
@@ -103,6 +113,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   const concurrency = options.concurrency ?? 8;
   const pollMs = options.pollIntervalMs ?? 1_000;
   const recheckMs = options.recheckIntervalMs ?? 24 * 3_600_000;
+  const enqueueIntervalMs = options.enqueueIntervalMs ?? 300_000;
   const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
   const schedule: RetrySchedule = { ...defaultRetrySchedule, ...options.retry };
   const gateways = normalizeGateways({
@@ -188,10 +199,11 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       collections: 0,
       scored: 0,
     };
-    if (Date.now() - lastEnqueue >= 10_000) {
+    if (Date.now() - lastEnqueue >= enqueueIntervalMs) {
       stats.queued = await enqueueMissing(db);
       lastEnqueue = Date.now();
     }
+    await fillFirstSeen(db);
     const pending = await collectionsDue(db, chainIds, 50);
     await forEachConcurrent(pending, concurrency, async (collection) => {
       const client = clients.get(collection.chainId);

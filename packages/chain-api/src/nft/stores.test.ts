@@ -2,7 +2,7 @@ import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainMigrations } from '../db/index.js';
-import { collectionsDue, saveCollectionInfo } from './collection-store.js';
+import { collectionsDue, fillFirstSeen, saveCollectionInfo } from './collection-store.js';
 import { claimDue, enqueueMissing, saveFailure, saveSuccess } from './metadata-store.js';
 import { nftMigrations } from './migrations.js';
 import { spamConfig } from './spam/spam-config.js';
@@ -108,6 +108,7 @@ describe.each(['postgres', 'pglite'] as const)('NFT stores on %s', (kind) => {
       `insert into tokens (chain_id, address, standard, name, symbol, status, first_block) values (1, $1, 'erc721', 'Apes', 'APE', 'ok', 1)`,
       [legit],
     );
+    await fillFirstSeen(t.db);
     const due = await collectionsDue(t.db, [1], 10);
     expect(due.map((d) => d.contract).sort()).toEqual([spam, young]);
     for (const d of due)
