@@ -1,4 +1,11 @@
-import { MissingHeadersError, UnsupportedContentTypeError } from '../errors.js';
+import {
+  EmptyBodyError,
+  InvalidUrlError,
+  MissingHeadersError,
+  UnknownRouteError,
+  UnsupportedContentTypeError,
+  type WebhooksError,
+} from '../errors.js';
 import { errorToResponse } from './error-to-response.js';
 import { isJsonContentType } from './is-json-content-type.js';
 import { jsonError } from './json-response.js';
@@ -23,6 +30,11 @@ const STILL_PROCESSING: MiddlewareResponse = {
   headers: { 'content-type': 'text/plain; charset=utf-8' },
   body: 'still processing\n',
 };
+
+/** Routing-level rejections answer `{ error: message }`, as the peer does. */
+function errorResponse(error: WebhooksError, headers?: Record<string, string>): MiddlewareResponse {
+  return jsonError(error.status, error.message, headers);
+}
 
 /** `null`: the request is not for this middleware's path. */
 export type MiddlewareOutcome = MiddlewareResponse | null;
@@ -60,14 +72,12 @@ export function createMiddleware<TRequest>(
 
   return async function handleWebhookRequest(request: TRequest): Promise<MiddlewareOutcome> {
     const pathname = adapter.getPathname(request);
-    if (pathname === null) {
-      return jsonError(400, 'Request URL could not be parsed');
-    }
+    if (pathname === null) return errorResponse(new InvalidUrlError());
     if (pathname !== path) return null;
 
     const method = adapter.getMethod(request);
     if (method !== 'POST') {
-      return jsonError(404, `Unknown route: ${method} ${pathname}`);
+      return errorResponse(new UnknownRouteError({ details: `${method} ${pathname}` }));
     }
 
     const contentType = adapter.getHeader(request, 'content-type');
@@ -80,7 +90,7 @@ export function createMiddleware<TRequest>(
               ? 'form-encoded deliveries are not supported; set the webhook content type to application/json at the provider'
               : undefined,
       });
-      return jsonError(415, error.message, { accept: 'application/json' });
+      return errorResponse(error, { accept: 'application/json' });
     }
 
     const name = adapter.getHeader(request, EVENT_HEADER);
@@ -91,7 +101,7 @@ export function createMiddleware<TRequest>(
       if (!name) missing.push(EVENT_HEADER);
       if (!id) missing.push(DELIVERY_HEADER);
       if (!signature) missing.push(SIGNATURE_HEADER);
-      return jsonError(400, new MissingHeadersError(missing).message);
+      return errorResponse(new MissingHeadersError(missing));
     }
 
     let payload: Uint8Array | string;
@@ -104,7 +114,8 @@ export function createMiddleware<TRequest>(
       return response;
     }
     if (payload.length === 0) {
-      return jsonError(400, 'EmptyBodyError: Request body is empty');
+      const error = new EmptyBodyError();
+      return jsonError(error.status, `${error.name}: ${error.message}`);
     }
     log.debug(`${name} event received (id: ${id})`);
 

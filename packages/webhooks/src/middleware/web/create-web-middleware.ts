@@ -1,3 +1,4 @@
+import { UnknownRouteError } from '../../errors.js';
 import { createMiddleware } from '../create-middleware.js';
 import { jsonError } from '../json-response.js';
 import { normalizeTrailingSlashes } from '../normalize-trailing-slashes.js';
@@ -68,7 +69,9 @@ export function createWebMiddleware(
     const outcome = await handle(request);
     if (outcome !== null) return toResponse(outcome);
     if (next) return next();
-    const pathname = webAdapter.getPathname(request) ?? '';
-    return toResponse(jsonError(404, `Unknown route: ${request.method} ${pathname}`));
+    const error = new UnknownRouteError({
+      details: `${request.method} ${webAdapter.getPathname(request) ?? request.url}`,
+    });
+    return toResponse(jsonError(error.status, error.message));
   };
 }
