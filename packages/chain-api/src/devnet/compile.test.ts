@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -100,6 +101,41 @@ describe('compileContracts', () => {
     expect((err as Error).message).toMatch(/solc failed[\s\S]*Missing\.sol/);
     const empty = mkdtempSync(join(tmpdir(), 'sluice-sol-'));
     await expect(compileContracts({ contractsDir: empty })).rejects.toThrow(/no \.sol files/);
+  });
+});
+
+describe('compile cache', () => {
+  it('compiles once for concurrent callers and recovers from a dead compiler lock', async () => {
+    const src = mkdtempSync(join(tmpdir(), 'sluice-sol-'));
+    writeFileSync(
+      join(src, 'Tiny.sol'),
+      'pragma solidity ^0.8.24;\ncontract Tiny { uint256 public x = 1; }\n',
+    );
+    const cache = mkdtempSync(join(tmpdir(), 'sluice-cache-'));
+    const previous = process.env.SLUICE_CONTRACTS_CACHE;
+    process.env.SLUICE_CONTRACTS_CACHE = cache;
+    try {
+      const [a, b] = await Promise.all([
+        compileContracts({ contractsDir: src }),
+        compileContracts({ contractsDir: src }),
+      ]);
+      expect(a.Tiny?.bytecode).toMatch(/^0x60/);
+      expect(b.Tiny).toEqual(a.Tiny);
+      const [cached] = readdirSync(cache).filter((f) => f.endsWith('.json'));
+      expect(cached).toBeDefined();
+      // A lock left by a process that died mid-compile must not block the next run.
+      rmSync(join(cache, cached!));
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+      const lock = join(cache, cached!.replace(/\.json$/, '.lock'));
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(dead));
+      const again = await compileContracts({ contractsDir: src });
+      expect(again.Tiny).toEqual(a.Tiny);
+      expect(existsSync(lock)).toBe(false);
+    } finally {
+      if (previous === undefined) delete process.env.SLUICE_CONTRACTS_CACHE;
+      else process.env.SLUICE_CONTRACTS_CACHE = previous;
+    }
   });
 });
 

@@ -153,6 +153,23 @@ async function readCache(file: string): Promise<CompiledContracts | undefined> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+async function lockIsStale(lock: string): Promise<boolean> {
+  const pid = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
+  if (pid > 0) {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  }
+  const age = await stat(lock).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => 0,
+  );
+  return age > 120_000;
+}
+
 /**
  * Compiles with a cross-process lock so parallel test files compile once: the first takes
  * `<key>.lock` (mkdir is atomic) and the others wait for the result file.
@@ -170,13 +187,11 @@ async function compileOnce(
     if (cached) return cached;
     try {
       await mkdir(lock);
+      await writeFile(join(lock, 'pid'), String(process.pid));
     } catch {
-      // Someone else compiles; a lock older than 3 minutes is from a dead process.
-      const age = await stat(lock).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > 180_000) await rm(lock, { recursive: true, force: true });
+      // Someone else compiles. Their lock is stale if its process is gone (or, without a pid
+      // file, once it is older than two minutes).
+      if (await lockIsStale(lock)) await rm(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new ContractCompileError(`timed out waiting for ${lock}`);
       await sleep(200);
       continue;
