@@ -86,7 +86,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   try {
     await migrate(db, userMigrations);
     app = await buildApp({
-      store: createSqlUserStore(db),
+      // PGlite's folder belongs to this process alone, so it is the only writer.
+      store: createSqlUserStore(db, { soleWriter: db.kind === 'pglite' }),
       databaseKind: db.kind,
       logger: { level: config.logLevel },
       https,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { NewUser, Page, UserFields } from '../user-input.js';
 import { newObjectId } from './object-id.js';
 import type { User, UserPageJson, UserStore } from './user-store.js';
@@ -44,6 +45,15 @@ function toUser(row: UserRow): User {
   return { _id: row._id, id: Number(row.id), name: row.name, pro: row.pro };
 }
 
+export interface SqlUserStoreOptions {
+  /**
+   * The store is the only writer of the table (embedded PGlite: one process owns the folder).
+   * Cached `GET /users` pages are then invalidated locally instead of revalidated with a query.
+   * Leave it off for PostgreSQL, where other processes may write.
+   */
+  soleWriter?: boolean;
+}
+
 /**
  * A UserStore over plain SQL.
  *
@@ -52,13 +62,48 @@ function toUser(row: UserRow): User {
  * await migrate(db, userMigrations);
  * const store = createSqlUserStore(db);
  */
-export function createSqlUserStore(db: Queryable): UserStore {
+export function createSqlUserStore(db: Queryable, options: SqlUserStoreOptions = {}): UserStore {
+  const soleWriter = options.soleWriter ?? false;
   // Serialized pages by limit:offset, each valid for one table version (see migration 002).
   const pageCache = new Map<string, UserPageJson>();
+  // Sole-writer mode: a local version, bumped after every write through this store. The boot id
+  // keeps ETags from one process life from matching another's.
+  const bootId = randomBytes(4).toString('hex');
+  let generation = 0;
+  const localVersion = () => `${bootId}.${generation}`;
+  const written = <T>(result: Promise<T>): Promise<T> =>
+    result.finally(() => {
+      generation += 1;
+    });
+
+  const remember = (key: string, page: UserPageJson) => {
+    if (pageCache.size >= PAGE_CACHE_ENTRIES) {
+      const oldest = pageCache.keys().next().value;
+      if (oldest !== undefined) pageCache.delete(oldest);
+    }
+    pageCache.set(key, page);
+  };
+
   return {
     async listJson(page: Page): Promise<UserPageJson> {
       const key = `${page.limit}:${page.offset}`;
       const cached = pageCache.get(key);
+      if (soleWriter) {
+        if (cached?.version === localVersion()) return cached;
+        const version = localVersion();
+        const { rows } = await db.query<{ total: string | number; json: string }>(LIST_JSON_SQL, [
+          page.limit,
+          page.offset,
+        ]);
+        const result = {
+          total: Number(rows[0]?.total ?? 0),
+          json: rows[0]?.json ?? '[]',
+          version,
+        };
+        // A write that finished while we read may or may not be in `rows`: then don't keep it.
+        if (version === localVersion()) remember(key, result);
+        return result;
+      }
       if (cached) {
         // Revalidate: the version changes with every committed write, from any process.
         const { rows } = await db.query<{ version: string }>(VERSION_SQL);
@@ -75,11 +120,7 @@ export function createSqlUserStore(db: Queryable): UserStore {
         json: row?.json ?? '[]',
         version: row?.version ?? '0',
       };
-      if (pageCache.size >= PAGE_CACHE_ENTRIES) {
-        const oldest = pageCache.keys().next().value;
-        if (oldest !== undefined) pageCache.delete(oldest);
-      }
-      pageCache.set(key, result);
+      remember(key, result);
       return result;
     },
     async list(page: Page) {
@@ -101,20 +142,17 @@ export function createSqlUserStore(db: Queryable): UserStore {
       return rows[0] ? toUser(rows[0]) : undefined;
     },
     async create(user: NewUser) {
-      const { rows } = await db.query<UserRow>(INSERT_SQL, [
-        newObjectId(),
-        user.id,
-        user.name,
-        user.pro,
-      ]);
+      const { rows } = await written(
+        db.query<UserRow>(INSERT_SQL, [newObjectId(), user.id, user.name, user.pro]),
+      );
       return rows[0] ? toUser(rows[0]) : undefined;
     },
     async update(id: number, fields: UserFields) {
-      const { rows } = await db.query<UserRow>(UPDATE_SQL, [id, fields.name, fields.pro]);
+      const { rows } = await written(db.query<UserRow>(UPDATE_SQL, [id, fields.name, fields.pro]));
       return rows[0] ? toUser(rows[0]) : undefined;
     },
     async remove(id: number) {
-      const { rowCount } = await db.query(DELETE_SQL, [id]);
+      const { rowCount } = await written(db.query(DELETE_SQL, [id]));
       return (rowCount ?? 0) > 0;
     },
     async ping() {
