@@ -98,6 +98,7 @@ create index activity_block_idx on activity (chain_id, block_number);
 -- Current ERC20 balance of every (wallet, token) pair ever touched, exactly from Transfer deltas
 -- (plus WETH Deposit/Withdrawal on the chain's wrapped native). Zero balances are kept (the wallet
 -- touched the token); the API filters amount > 0 when it wants to.
+-- updated_block = block of the last transfer that changed it.
 create table erc20_balances (
   wallet        text    not null,
   chain_id      integer not null,
@@ -108,7 +109,8 @@ create table erc20_balances (
 );
 
 -- Native balance of every address touched by an indexed transaction (sender, recipient, internal
--- transfer parties, fee recipient, withdrawals), refreshed with eth_getBalance at the batch's last block.
+-- transfer parties, fee recipient, withdrawals), refreshed with eth_getBalance at the batch's last block
+-- (updated_block = that block).
 create table native_balances (
   wallet        text    not null,
   chain_id      integer not null,

@@ -1,0 +1,473 @@
+import type { Queryable } from '@sluice/db';
+import type { DerivedBatch, PoolChanges, TokenMetadata } from '../derive/index.js';
+import { type BulkColumn, bulkInsert } from './bulk-insert.js';
+import { snapshotForUndo } from './undo-log.js';
+
+/** Another writer moved the checkpoint (or it isn't where this batch starts). */
+export class CheckpointConflictError extends Error {
+  override name = 'CheckpointConflictError';
+}
+
+export interface WriteBatchInput {
+  chainId: number;
+  batch: DerivedBatch;
+  /** The checkpoint this batch continues from (compare-and-set). */
+  expected: { block: bigint; hash: string };
+  /** Native balances of `batch.nativeTouched` at `batch.toBlock`. */
+  nativeBalances: ReadonlyMap<string, bigint>;
+  /** Metadata of token contracts first seen in this batch. */
+  newTokens: readonly TokenMetadata[];
+  pools: PoolChanges;
+  /** Record undo snapshots (the batch reaches into the unfinalized window). */
+  undo: boolean;
+  /** Drop undo entries of batches that started below this block (finalized). */
+  pruneUndoBelow: bigint;
+  headBlock: bigint;
+  backfillDone: boolean;
+  storeLogs: boolean;
+}
+
+const s = (v: bigint | number) => v.toString();
+const iso = (d: Date) => d.toISOString();
+
+/**
+ * Writes one derived batch and moves the checkpoint, inside the caller's transaction. The
+ * checkpoint update is a compare-and-set on the previous block and hash, so two writers can never
+ * both apply a batch.
+ *
+ * @example
+ * await db.transaction((tx) => writeBatch(tx, input));
+ */
+export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise<void> {
+  const { chainId: chain, batch } = input;
+  const last = batch.blocks[batch.blocks.length - 1];
+  if (!last) throw new Error('empty batch');
+
+  const cas = await tx.query(
+    `update checkpoints set indexed_block = $2, indexed_hash = $3, indexed_time = $4, head_block = $5,
+            backfill_done = $6, updated_at = now()
+      where chain_id = $1 and indexed_block = $7 and indexed_hash = $8`,
+    [
+      chain,
+      s(last.number),
+      last.hash,
+      iso(last.time),
+      s(input.headBlock),
+      input.backfillDone,
+      s(input.expected.block),
+      input.expected.hash,
+    ],
+  );
+  if (cas.rowCount !== 1) {
+    throw new CheckpointConflictError(
+      `chain ${chain}: checkpoint is no longer at ${input.expected.block}`,
+    );
+  }
+
+  if (input.undo) await snapshotForUndo(tx, input);
+
+  await bulkInsert(
+    tx,
+    'blocks',
+    [
+      ['chain_id', 'int4'],
+      ['number', 'int8'],
+      ['hash', 'text'],
+      ['parent_hash', 'text'],
+      ['timestamp', 'timestamptz'],
+      ['tx_count', 'int4'],
+    ],
+    batch.blocks.map((b) => [chain, s(b.number), b.hash, b.parentHash, iso(b.time), b.txCount]),
+  );
+
+  await bulkInsert(
+    tx,
+    'transactions',
+    [
+      ['chain_id', 'int4'],
+      ['block_number', 'int8'],
+      ['tx_index', 'int4'],
+      ['hash', 'text'],
+      ['from_address', 'text'],
+      ['to_address', 'text'],
+      ['contract_address', 'text'],
+      ['value', 'numeric'],
+      ['selector', 'text'],
+      ['input', 'bytea'],
+      ['status', 'int2'],
+      ['gas_used', 'numeric'],
+      ['effective_gas_price', 'numeric'],
+    ],
+    batch.txs.map((t) => [
+      chain,
+      s(t.blockNumber),
+      t.txIndex,
+      t.hash,
+      t.from,
+      t.to,
+      t.contractAddress,
+      s(t.value),
+      t.selector,
+      t.input,
+      t.status,
+      s(t.gasUsed),
+      t.effectiveGasPrice === null ? null : s(t.effectiveGasPrice),
+    ]),
+  );
+
+  if (input.storeLogs) {
+    await bulkInsert(
+      tx,
+      'logs',
+      [
+        ['chain_id', 'int4'],
+        ['block_number', 'int8'],
+        ['tx_index', 'int4'],
+        ['log_index', 'int4'],
+        ['address', 'text'],
+        ['topic0', 'text'],
+        ['topic1', 'text'],
+        ['topic2', 'text'],
+        ['topic3', 'text'],
+        ['data', 'bytea'],
+      ],
+      batch.logs.map((l) => [
+        chain,
+        s(l.blockNumber),
+        l.txIndex,
+        l.logIndex,
+        l.address,
+        l.topics[0] ?? null,
+        l.topics[1] ?? null,
+        l.topics[2] ?? null,
+        l.topics[3] ?? null,
+        l.data,
+      ]),
+    );
+  }
+
+  await bulkInsert(
+    tx,
+    'activity',
+    [
+      ['chain_id', 'int4'],
+      ['wallet', 'text'],
+      ['block_time', 'timestamptz'],
+      ['block_number', 'int8'],
+      ['tx_index', 'int4'],
+      ['log_index', 'int4'],
+      ['sub_index', 'int4'],
+      ['tx_hash', 'text'],
+      ['type', 'text'],
+      ['asset_type', 'text'],
+      ['token_address', 'text'],
+      ['from_address', 'text'],
+      ['to_address', 'text'],
+      ['value', 'numeric'],
+      ['token_id', 'numeric'],
+      ['extra', 'jsonb'],
+    ],
+    batch.activity.map((a) => [
+      chain,
+      a.wallet,
+      iso(a.blockTime),
+      s(a.blockNumber),
+      a.txIndex,
+      a.logIndex,
+      a.subIndex,
+      a.txHash,
+      a.type,
+      a.assetType,
+      a.tokenAddress,
+      a.from,
+      a.to,
+      a.value === null ? null : s(a.value),
+      a.tokenId === null ? null : s(a.tokenId),
+      a.extra === null ? null : JSON.stringify(a.extra),
+    ]),
+  );
+
+  const to = s(batch.toBlock);
+  await bulkInsert(
+    tx,
+    'erc20_balances',
+    [
+      ['wallet', 'text'],
+      ['chain_id', 'int4'],
+      ['token', 'text'],
+      ['amount', 'numeric'],
+      ['updated_block', 'int8'],
+    ],
+    [...batch.erc20Deltas.values()].map((d) => [d.wallet, chain, d.token, s(d.delta), s(d.block)]),
+    `on conflict (wallet, chain_id, token) do update
+       set amount = erc20_balances.amount + excluded.amount, updated_block = excluded.updated_block`,
+  );
+
+  await bulkInsert(
+    tx,
+    'native_balances',
+    [
+      ['wallet', 'text'],
+      ['chain_id', 'int4'],
+      ['amount', 'numeric'],
+      ['updated_block', 'int8'],
+    ],
+    [...input.nativeBalances].map(([wallet, amount]) => [wallet, chain, s(amount), to]),
+    `on conflict (wallet, chain_id) do update
+       set amount = excluded.amount, updated_block = excluded.updated_block`,
+  );
+
+  await writeNftHoldings(tx, chain, batch);
+
+  await bulkInsert(
+    tx,
+    'tokens',
+    [
+      ['chain_id', 'int4'],
+      ['address', 'text'],
+      ['standard', 'text'],
+      ['name', 'text'],
+      ['symbol', 'text'],
+      ['decimals', 'int2'],
+      ['status', 'text'],
+      ['first_block', 'int8'],
+      ['fetched_at', 'timestamptz'],
+    ],
+    input.newTokens.map((t) => [
+      chain,
+      t.address,
+      t.standard,
+      t.name,
+      t.symbol,
+      t.decimals,
+      t.status,
+      s(batch.tokens.get(t.address)?.firstBlock ?? batch.fromBlock),
+      new Date().toISOString(),
+    ]),
+    'on conflict (chain_id, address) do nothing',
+  );
+
+  await writePools(tx, chain, input.pools);
+
+  await bulkInsert(
+    tx,
+    'nft_metadata',
+    [
+      ['chain_id', 'int4'],
+      ['contract', 'text'],
+      ['token_id', 'numeric'],
+      ['standard', 'text'],
+    ],
+    [...batch.nfts.values()].map((n) => [chain, n.contract, s(n.tokenId), n.standard]),
+    'on conflict (chain_id, contract, token_id) do nothing',
+  );
+  for (const r of batch.metadataRefresh) {
+    await tx.query(
+      `update nft_metadata set status = 'pending', next_attempt = now(), attempts = 0,
+              refresh_block = $5
+        where chain_id = $1 and contract = $2 and token_id between $3 and $4`,
+      [chain, r.contract, s(r.fromTokenId), s(r.toTokenId), s(r.block)],
+    );
+  }
+
+  await bulkInsert(
+    tx,
+    'nft_sales',
+    [
+      ['chain_id', 'int4'],
+      ['contract', 'text'],
+      ['token_id', 'numeric'],
+      ['block_number', 'int8'],
+      ['block_time', 'timestamptz'],
+      ['tx_hash', 'text'],
+      ['log_index', 'int4'],
+      ['seller', 'text'],
+      ['buyer', 'text'],
+      ['quantity', 'numeric'],
+      ['payment_token', 'text'],
+      ['price', 'numeric'],
+    ],
+    batch.sales.map((x) => [
+      chain,
+      x.contract,
+      s(x.tokenId),
+      s(x.blockNumber),
+      iso(x.blockTime),
+      x.txHash,
+      x.logIndex,
+      x.seller,
+      x.buyer,
+      s(x.quantity),
+      x.paymentToken,
+      s(x.price),
+    ]),
+    'on conflict do nothing',
+  );
+
+  await tx.query('delete from reorg_undo where chain_id = $1 and batch_from < $2', [
+    chain,
+    s(input.pruneUndoBelow),
+  ]);
+}
+
+const HOLDING_COLUMNS: readonly BulkColumn[] = [
+  ['wallet', 'text'],
+  ['chain_id', 'int4'],
+  ['contract', 'text'],
+  ['token_id', 'numeric'],
+  ['standard', 'text'],
+  ['balance', 'numeric'],
+  ['last_acquired', 'timestamptz'],
+  ['last_acquired_block', 'int8'],
+  ['updated_block', 'int8'],
+];
+
+async function writeNftHoldings(tx: Queryable, chain: number, batch: DerivedBatch): Promise<void> {
+  const moves = [...batch.nft721.values()];
+  if (moves.length > 0) {
+    // ERC721 ownership is absolute: whoever held the id before, the final owner holds it now.
+    await tx.query(
+      `delete from nft_holdings h
+        using unnest($2::text[], $3::numeric[], $4::text[]) as m(contract, token_id, owner)
+        where h.chain_id = $1 and h.contract = m.contract and h.token_id = m.token_id
+          and (m.owner is null or h.wallet <> m.owner)`,
+      [
+        chain,
+        moves.map((m) => m.contract),
+        moves.map((m) => s(m.tokenId)),
+        moves.map((m) => m.owner),
+      ],
+    );
+    const owned = moves.filter((m) => m.owner !== null);
+    await bulkInsert(
+      tx,
+      'nft_holdings',
+      HOLDING_COLUMNS,
+      owned.map((m) => [
+        m.owner,
+        chain,
+        m.contract,
+        s(m.tokenId),
+        'erc721',
+        '1',
+        iso(m.time),
+        s(m.block),
+        s(m.block),
+      ]),
+      `on conflict (wallet, chain_id, contract, token_id) do update
+         set balance = 1, last_acquired = excluded.last_acquired,
+             last_acquired_block = excluded.last_acquired_block, updated_block = excluded.updated_block`,
+    );
+  }
+  const deltas = [...batch.nft1155.values()];
+  if (deltas.length > 0) {
+    await bulkInsert(
+      tx,
+      'nft_holdings',
+      HOLDING_COLUMNS,
+      deltas.map((d) => [
+        d.wallet,
+        chain,
+        d.contract,
+        s(d.tokenId),
+        'erc1155',
+        s(d.delta),
+        iso(d.acquired?.time ?? new Date(0)),
+        s(d.acquired?.block ?? -1n),
+        s(d.block),
+      ]),
+      `on conflict (wallet, chain_id, contract, token_id) do update
+         set balance = nft_holdings.balance + excluded.balance,
+             last_acquired = case when excluded.last_acquired_block >= 0
+                                  then excluded.last_acquired else nft_holdings.last_acquired end,
+             last_acquired_block = greatest(nft_holdings.last_acquired_block, excluded.last_acquired_block),
+             updated_block = excluded.updated_block`,
+    );
+    await tx.query(
+      `delete from nft_holdings h
+        using unnest($2::text[], $3::text[], $4::numeric[]) as d(wallet, contract, token_id)
+        where h.wallet = d.wallet and h.chain_id = $1 and h.contract = d.contract
+          and h.token_id = d.token_id and h.balance <= 0`,
+      [
+        chain,
+        deltas.map((d) => d.wallet),
+        deltas.map((d) => d.contract),
+        deltas.map((d) => s(d.tokenId)),
+      ],
+    );
+  }
+}
+
+async function writePools(tx: Queryable, chain: number, pools: PoolChanges): Promise<void> {
+  const n = (v: bigint | null) => (v === null ? null : s(v));
+  await bulkInsert(
+    tx,
+    'pools',
+    [
+      ['chain_id', 'int4'],
+      ['address', 'text'],
+      ['dex', 'text'],
+      ['factory', 'text'],
+      ['token0', 'text'],
+      ['token1', 'text'],
+      ['fee', 'int4'],
+      ['tick_spacing', 'int4'],
+      ['created_block', 'int8'],
+      ['reserve0', 'numeric'],
+      ['reserve1', 'numeric'],
+      ['sqrt_price_x96', 'numeric'],
+      ['tick', 'int4'],
+      ['liquidity', 'numeric'],
+      ['updated_block', 'int8'],
+      ['updated_time', 'timestamptz'],
+    ],
+    pools.changed.map((p) => [
+      chain,
+      p.address,
+      p.dex,
+      p.factory,
+      p.token0,
+      p.token1,
+      p.fee,
+      p.tickSpacing,
+      s(p.createdBlock),
+      n(p.reserve0),
+      n(p.reserve1),
+      n(p.sqrtPriceX96),
+      p.tick,
+      n(p.liquidity),
+      p.updatedBlock === null ? null : s(p.updatedBlock),
+      p.updatedTime === null ? null : iso(p.updatedTime),
+    ]),
+    `on conflict (chain_id, address) do update set
+       reserve0 = excluded.reserve0, reserve1 = excluded.reserve1,
+       sqrt_price_x96 = excluded.sqrt_price_x96, tick = excluded.tick, liquidity = excluded.liquidity,
+       updated_block = excluded.updated_block, updated_time = excluded.updated_time`,
+  );
+  await bulkInsert(
+    tx,
+    'pool_states',
+    [
+      ['chain_id', 'int4'],
+      ['pool', 'text'],
+      ['block_number', 'int8'],
+      ['block_time', 'timestamptz'],
+      ['reserve0', 'numeric'],
+      ['reserve1', 'numeric'],
+      ['sqrt_price_x96', 'numeric'],
+      ['tick', 'int4'],
+      ['liquidity', 'numeric'],
+    ],
+    pools.states.map((p) => [
+      chain,
+      p.pool,
+      s(p.block),
+      iso(p.time),
+      n(p.reserve0),
+      n(p.reserve1),
+      n(p.sqrtPriceX96),
+      p.tick,
+      n(p.liquidity),
+    ]),
+  );
+}

@@ -1,0 +1,51 @@
+import type { Database } from '@sluice/db';
+import type { Logger } from 'pino';
+import { rollbackTo } from '../db/index.js';
+import type { RpcClient } from '../rpc/index.js';
+import { findCommonAncestor } from './find-common-ancestor.js';
+
+/**
+ * Repairs the store after the node's chain diverged from it: finds the common ancestor, then in
+ * ONE transaction restores balances/holdings/pools from the undo log and deletes every derived
+ * row above it. Returns the new checkpoint; the indexer re-indexes from there.
+ *
+ * @example
+ * const cp = await handleReorg(db, rpc, chain.chainId, checkpoint.block, log);
+ */
+export async function handleReorg(
+  db: Database,
+  rpc: RpcClient,
+  chainId: number,
+  indexed: bigint,
+  lowest: bigint,
+  log: Logger,
+): Promise<{ block: bigint; hash: string }> {
+  const ancestor = await findCommonAncestor(db, rpc, chainId, indexed, lowest);
+  if (ancestor >= indexed) {
+    // The store still matches the node; only data fetched in flight was stale.
+    const { rows } = await db.query<{ indexed_hash: string }>(
+      'select indexed_hash from checkpoints where chain_id = $1',
+      [chainId],
+    );
+    return { block: indexed, hash: rows[0]?.indexed_hash ?? '0x' };
+  }
+  const result = await db.transaction((tx) => rollbackTo(tx, chainId, ancestor));
+  const depth = Number(indexed - ancestor);
+  if (!result.restorable && depth > 0) {
+    log.error(
+      { chainId, ancestor: Number(ancestor), depth },
+      'reorg deeper than the undo window: balances of blocks written as final may be stale',
+    );
+  }
+  log.warn(
+    {
+      chainId,
+      indexed: Number(indexed),
+      ancestor: Number(ancestor),
+      rolledBackTo: Number(result.target),
+      depth,
+    },
+    'reorg: rolled back',
+  );
+  return { block: result.target, hash: result.hash };
+}
