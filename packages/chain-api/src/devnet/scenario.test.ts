@@ -274,7 +274,9 @@ describe('deployScenario via startDevnet', () => {
     const sent = trickle.count();
     expect(sent).toBeGreaterThanOrEqual(5);
     const after = await client.getBlockNumber();
-    expect(after - before).toBe(BigInt(sent));
+    // One block per transaction (automine); a failed action mines at most one reverted block.
+    expect(after - before >= BigInt(sent)).toBe(true);
+    expect(after - before <= BigInt(sent + trickle.failures())).toBe(true);
     await new Promise((r) => setTimeout(r, 100));
     expect(await client.getBlockNumber()).toBe(after); // nothing after stop()
   });

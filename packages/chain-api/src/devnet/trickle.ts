@@ -18,6 +18,8 @@ export interface TrickleOptions {
 export interface Trickle {
   /** Transactions sent so far (failed attempts excluded). */
   count(): number;
+  /** Actions that failed (logged and skipped). */
+  failures(): number;
   /** Stops after the transaction in flight, if any. Idempotent. */
   stop(): Promise<void>;
 }
@@ -59,6 +61,7 @@ export function startTrickle(
   const router = manifest.contracts.uniswapV2Router;
   const deadline = 2n ** 40n;
   let sent = 0;
+  let failed = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
@@ -149,6 +152,7 @@ export function startTrickle(
           sent++;
         },
         (err: unknown) => {
+          failed++;
           if (!stopped)
             opts.log?.warn({ err: (err as Error).message }, 'devnet: trickle action failed');
         },
@@ -162,6 +166,7 @@ export function startTrickle(
   let stopping: Promise<void> | undefined;
   return {
     count: () => sent,
+    failures: () => failed,
     stop() {
       stopping ??= (async () => {
         stopped = true;
