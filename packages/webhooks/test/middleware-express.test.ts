@@ -95,18 +95,22 @@ describe('Express recipes', () => {
     }
   });
 
-  it('mounted on a route prefix with app.use(path, ...) via a matching path option', async () => {
+  it('beside other routes, and under a mount prefix (path relative to the mount)', async () => {
     const { webhooks } = createMatrixWebhooks();
     const app = express();
     app.post('/other', (_req, res) => {
       res.status(201).send('other route');
     });
     app.use(createNodeMiddleware(webhooks, { path: PATH }));
+    // Express strips the mount prefix from req.url, so `path` is what follows it.
+    app.use('/mounted', createNodeMiddleware(webhooks, { path: '/hooks' }));
     const { port, close } = await listen(createServer(app));
     try {
       expect((await sendHttp(port, delivery('push', spaced))).status).toBe(200);
       const other = await sendHttp(port, { ...delivery('push', spaced), path: '/other' });
       expect(other.status).toBe(201);
+      const mounted = await sendHttp(port, { ...delivery('push', spaced), path: '/mounted/hooks' });
+      expect(mounted.status).toBe(200);
     } finally {
       await close();
     }

@@ -238,6 +238,28 @@ describe('node middleware specifics', () => {
     }
   });
 
+  it('answers 500 (no crash) when verifyAndReceive throws synchronously', async () => {
+    const log = captureLog();
+    const broken = {
+      verifyAndReceive: (): Promise<void> => {
+        throw new Error('sync failure');
+      },
+    };
+    const middleware = createNodeMiddleware(broken, { log });
+    const server = createServer((req, res) => {
+      middleware(req, res);
+    });
+    const { port, close } = await listen(server);
+    try {
+      const res = await sendHttp(port, delivery('push', push));
+      expect(res.status).toBe(500);
+      expect(JSON.parse(res.text)).toEqual({ error: 'Error: sync failure' });
+      expect(log.lines.error.join('\n')).toMatch(/push delivery delivery-push failed with 500/);
+    } finally {
+      await close();
+    }
+  });
+
   it.each([
     ['a missing Webhooks instance', undefined, {}],
     ['a relative path', new Webhooks({ secret: 's' }), { path: 'hooks' }],

@@ -70,7 +70,15 @@ export function createMiddleware<TRequest>(
 ): (request: TRequest) => Promise<MiddlewareOutcome> {
   const { path, log, timeout, maxPayloadBytes } = options;
 
-  return async function handleWebhookRequest(request: TRequest): Promise<MiddlewareOutcome> {
+  // Whatever goes wrong answers 500; a rejected middleware promise would crash a plain
+  // `createServer` listener with an unhandled rejection.
+  return function handleWebhookRequest(request: TRequest): Promise<MiddlewareOutcome> {
+    return handle(request).catch((error: unknown) =>
+      errorToResponse(error, log, { id: undefined, name: undefined }),
+    );
+  };
+
+  async function handle(request: TRequest): Promise<MiddlewareOutcome> {
     const pathname = adapter.getPathname(request);
     if (pathname === null) return errorResponse(new InvalidUrlError());
     if (pathname !== path) return null;
@@ -121,21 +129,30 @@ export function createMiddleware<TRequest>(
 
     // The timer starts once the body is in: a slow upload must not earn a 202 before the
     // signature is checked.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const processing = webhooks.verifyAndReceive({ id, name, payload, signature }).then(
-      () => OK,
-      (error: unknown) => errorToResponse(error, log, { id, name }),
-    );
-    const timedOut = new Promise<MiddlewareResponse>((resolve) => {
-      timer = setTimeout(() => {
+    return new Promise<MiddlewareResponse>((resolve) => {
+      const timer = setTimeout(() => {
         log.debug(
           `${name} delivery ${id}: handlers still running after ${timeout} ms, answered 202`,
         );
         resolve(STILL_PROCESSING);
       }, timeout);
+      let processing: Promise<void>;
+      try {
+        processing = webhooks.verifyAndReceive({ id, name, payload, signature });
+      } catch (error) {
+        processing = Promise.reject(error);
+      }
+      processing.then(
+        () => {
+          clearTimeout(timer);
+          resolve(OK);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          // After a 202 the response is gone; the failure is still logged.
+          resolve(errorToResponse(error, log, { id, name }));
+        },
+      );
     });
-    const outcome = await Promise.race([processing, timedOut]);
-    clearTimeout(timer);
-    return outcome;
-  };
+  }
 }
