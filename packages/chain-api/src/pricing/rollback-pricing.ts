@@ -6,6 +6,7 @@ import type { Queryable } from '@sluice/db';
  * marked for recomputation, and the worker's cursor is rewound (its epoch bump makes a worker
  * transaction that raced with the rollback abort instead of committing stale prices).
  * The cursor row is locked first so the worker and the rollback always take locks in one order.
+ * A no-op when the pricing tables do not exist.
  *
  * @example
  * await db.transaction(async (tx) => {
@@ -19,6 +20,11 @@ export async function rollbackPricing(
   block: bigint,
 ): Promise<void> {
   const b = block.toString();
+  // A store migrated without pricingMigrations (indexer-only tests, tools) has nothing to undo.
+  const { rows } = await tx.query<{ present: boolean }>(
+    `select to_regclass('pricing_cursors') is not null as present`,
+  );
+  if (!rows[0]?.present) return;
   await tx.query(
     `update pricing_cursors set last_block = least(last_block, $2::bigint), epoch = epoch + 1,
        compacted_block = least(compacted_block, $2::bigint),
