@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { ChainConfigError } from './chains/index.js';
+import { devnetCommand } from './cli/devnet-command.js';
+import { keysCommand } from './cli/keys-command.js';
+import { createLogger } from './cli/logger.js';
+import { parseServeFlags, serveCommand } from './cli/serve-command.js';
+import { ConfigError, loadConfig } from './config.js';
+
+const usage = `sluice-chain: self-hosted EVM wallet data API (Sim-compatible /v1/evm/...)
+
+Usage:
+  sluice-chain serve [--devnet] [--no-index]   API + indexers (+ pricing, NFT worker)
+  sluice-chain index [--devnet]                indexers and workers only, no HTTP
+  sluice-chain devnet                          local anvil chain with the demo scenario
+  sluice-chain keys create [--name n] [--rate-limit n] | list [--all] | revoke <id>
+
+  --devnet    also start the local devnet and serve it (what \`npm start\` does)
+  --no-index  API only; another process indexes into the same DATABASE_URL
+
+Environment: PORT, HOST, DATABASE_URL (unset: PGlite in DATA_DIR, default ./data), REDIS_URL,
+RPC_URL_<chainId>, CHAINS_FILE, API_KEYS, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, CURSOR_SECRET,
+LOG_LEVEL, TRUST_PROXY. See the package README.`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(usage);
+    return command ? 0 : 2;
+  }
+  if (command === '--version' || command === '-v') {
+    console.log(version());
+    return 0;
+  }
+  const config = loadConfig(process.env);
+  if (command === 'keys') return keysCommand(args, config, (line) => console.log(line));
+
+  const log = createLogger(config.logLevel);
+  let running: { stop(): Promise<void> };
+  if (command === 'serve' || command === 'index') {
+    running = await serveCommand(parseServeFlags(args, command === 'serve'), config, log);
+  } else if (command === 'devnet') {
+    running = await devnetCommand(log);
+  } else {
+    console.error(`unknown command "${command}"\n\n${usage}`);
+    return 2;
+  }
+
+  // Graceful shutdown: stop accepting, finish in-flight requests, stop workers, close the store.
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        log.warn({ signal }, 'second signal: exiting now');
+        process.exit(1);
+      }
+      stopping = true;
+      log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        log.error('shutdown took longer than 15 s: exiting');
+        process.exit(1);
+      }, 15_000);
+      force.unref();
+      running.stop().finally(resolve);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // Exit explicitly: a worker's straggling timer must not keep a stopped server alive.
+    process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof ChainConfigError) {
+      console.error(`sluice-chain: ${error.message}`);
+    } else {
+      console.error(error);
+    }
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface CliProcess {
+  child: ChildProcess;
+  /** Base URL once the banner was printed. */
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `sluice-chain <args>` from source (tsx) as a child process and waits for the banner's
+ * "listening on" line. Killed with SIGTERM by `stop()` (graceful shutdown path).
+ */
+export async function startCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<CliProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(packageDir, 'src/cli.ts'), ...args],
+    {
+      cwd: packageDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += String(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    out += String(chunk);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no banner after ${timeoutMs} ms:\n${out}`)),
+      timeoutMs,
+    );
+    const check = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sluice-chain exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
