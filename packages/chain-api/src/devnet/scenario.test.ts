@@ -15,6 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getKnownChain } from '../chains/known-chains.js';
 import { DEVNET_WALLET_NAMES, DEVNET_WALLETS, devnetAccount } from './accounts.js';
+import { startAnvil } from './anvil.js';
 import { type CompiledContracts, compileContracts } from './compile.js';
 import { devnetChainConfig } from './devnet-chain.js';
 import { AnvilStartError } from './errors.js';
@@ -279,6 +280,30 @@ describe('deployScenario via startDevnet', () => {
     expect(after - before <= BigInt(sent + trickle.failures())).toBe(true);
     await new Promise((r) => setTimeout(r, 100));
     expect(await client.getBlockNumber()).toBe(after); // nothing after stop()
+  });
+});
+
+describe('deployScenario on a chain without history', () => {
+  it('plays everything at the current time, at the same addresses', async () => {
+    const anvil = await startAnvil();
+    try {
+      const m = await deployScenario(anvil.rpcUrl, { contracts });
+      const now = Date.now() / 1000;
+      expect(m.timeline).toBe(false);
+      expect(Math.abs(m.startTime - now)).toBeLessThan(120);
+      expect(m.endTime - m.startTime).toBeLessThan(120);
+      expect(m.metadataBaseUrl).toBe('http://devnet-metadata.invalid/');
+      expect(m.tokens).toEqual(devnet.manifest.tokens);
+      expect(m.pools).toEqual(devnet.manifest.pools);
+      expect(m.sales.map((x) => x.totalPrice)).toEqual(
+        devnet.manifest.sales.map((x) => x.totalPrice),
+      );
+      expect(await createPublicClient({ transport: http(anvil.rpcUrl) }).getBlockNumber()).toBe(
+        BigInt(m.endBlock),
+      );
+    } finally {
+      await anvil.stop();
+    }
   });
 });
 
