@@ -3,23 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import pino from 'pino';
-import {
-  type Abi,
-  createPublicClient,
-  createWalletClient,
-  type Hex,
-  http as httpTransport,
-} from 'viem';
+import { createPublicClient, createWalletClient, type Hex, http as httpTransport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getKnownChain } from '../chains/index.js';
 import { chainMigrations } from '../db/index.js';
-import { type AnvilInstance, startAnvil } from '../devnet/index.js';
+import {
+  type AnvilInstance,
+  type CompiledContracts,
+  compileContracts,
+  startAnvil,
+} from '../devnet/index.js';
 import { nftMigrations } from './migrations.js';
 import { setSpamOverride } from './spam/spam-store.js';
 import { type NftWorker, startNftWorker } from './start-nft-worker.js';
-import { compileSolidity } from './testing/compile-solidity.js';
-import { testNftSources } from './testing/test-contracts.js';
 
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const holder = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -34,7 +31,7 @@ let erc721: Hex;
 let erc1155: Hex;
 let broken: Hex;
 let version = 1;
-let contracts: Record<string, { abi: Abi; bytecode: Hex }>;
+let contracts: CompiledContracts;
 
 const account = privateKeyToAccount(key);
 const publicClient = () => createPublicClient({ transport: httpTransport(anvil.rpcUrl) });
@@ -99,14 +96,14 @@ async function row(contract: Hex, tokenId: bigint): Promise<Row> {
 }
 
 beforeAll(async () => {
-  contracts = compileSolidity(testNftSources);
+  contracts = await compileContracts(); // the devnet's contracts (cached on disk by source hash)
   server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     const json = (body: unknown) => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(body));
     };
-    if (path === '/meta/1.json') {
+    if (path === '/meta/1') {
       return json({
         name: `Token One v${version}`,
         description: 'The first',
@@ -140,12 +137,13 @@ beforeAll(async () => {
   t = await createTestDatabase('postgres');
   await migrate(t.db, [...chainMigrations, ...nftMigrations]);
 
-  erc721 = await deploy('TestErc721', ['Test Apes', 'TAPE']);
-  erc1155 = await deploy('TestErc1155', [`${origin}/multi/{id}.json`]);
-  broken = await deploy('TestBroken', []);
+  erc721 = await deploy('DevCollection', ['Test Apes', 'TAPE', `${origin}/meta/`, account.address]);
+  erc1155 = await deploy('DevItems', [`${origin}/multi/{id}.json`, account.address]);
+  // No tokenURI at all, name()/symbol() revert: the worst case.
+  broken = await deploy('RevertingMetadataToken', [account.address, 1000n]);
   const data = `data:application/json;base64,${Buffer.from('{"name":"On chain","attributes":[{"trait_type":"Size","value":3}]}').toString('base64')}`;
   const uris: Array<[bigint, string]> = [
-    [1n, `${origin}/meta/1.json`],
+    [1n, `${origin}/meta/1`],
     [2n, `${origin}/meta/2.json`],
     [3n, data],
     [4n, 'http://10.0.0.1/4.json'],
@@ -153,11 +151,13 @@ beforeAll(async () => {
     [6n, `data:application/json,${encodeURIComponent('{"name":"Percent #6"}')}`],
     [7n, `${origin}/meta/7.png`],
   ];
+  await send(erc721, 'DevCollection', 'mintBatch', [holder, BigInt(uris.length)]);
   for (const [id, uri] of uris) {
-    await send(erc721, 'TestErc721', 'mint', [holder, id, uri]);
+    // Token 1 keeps the base URI (<origin>/meta/1); the others get their own.
+    if (id !== 1n) await send(erc721, 'DevCollection', 'setTokenURI', [id, uri]);
     await hold(erc721, id, 'erc721');
   }
-  await send(erc1155, 'TestErc1155', 'mint', [holder, 10n, 5n]);
+  await send(erc1155, 'DevItems', 'mint', [holder, 10n, 5n]);
   await hold(erc1155, 10n, 'erc1155', 5n);
   await hold(broken, 1n, 'erc721');
 
@@ -190,7 +190,7 @@ describe('startNftWorker', () => {
     const one = await row(erc721, 1n);
     expect(one).toMatchObject({
       status: 'ok',
-      uri: `${origin}/meta/1.json`,
+      uri: `${origin}/meta/1`,
       name: 'Token One v1',
       description: 'The first',
       image_url: `${origin}/ipfs/${cid}/1.png`,
@@ -306,8 +306,8 @@ describe('startNftWorker', () => {
     version = 2; // the server now answers a new document for the same URI
     await worker.runOnce();
     expect((await row(erc721, 1n)).name).toBe('Token One v1'); // nothing flagged: kept
-    const block = await send(erc721, 'TestErc721', 'refreshAll', [1n, 3n]);
-    // What the indexer does for BatchMetadataUpdate(1, 3):
+    const block = await send(erc721, 'DevCollection', 'setBaseURI', [`${origin}/meta/`]);
+    // What the indexer does for the BatchMetadataUpdate(1, 7) this emits (here only 1..3):
     await t.db.query(
       `update nft_metadata set status = 'pending', next_attempt = now(), refresh_block = $2
         where chain_id = 31337 and contract = $1 and token_id between 1 and 3`,
@@ -330,7 +330,7 @@ describe('startNftWorker', () => {
       `update nft_metadata set next_attempt = now() where contract = $1 and token_id in (1, 3)`,
       [erc721],
     );
-    await send(erc721, 'TestErc721', 'setTokenURI', [1n, `${origin}/meta/1-moved.json`]);
+    await send(erc721, 'DevCollection', 'setTokenURI', [1n, `${origin}/meta/1-moved.json`]);
     const stats = await worker.runOnce();
     expect(stats.unchanged).toBe(1); // token 3
     expect(await row(erc721, 1n)).toMatchObject({
