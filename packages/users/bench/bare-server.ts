@@ -8,7 +8,8 @@ pg.types.setTypeParser(20, Number); // bigint ids as numbers, like the service's
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const mode = process.env.BARE_MODE ?? 'rows';
-const app = Fastify({ logger: false });
+// Drop keep-alive sockets on close so SIGTERM ends the process promptly.
+const app = Fastify({ logger: false, forceCloseConnections: true });
 
 const LIST_JSON = `select coalesce((select '[' || string_agg(row_to_json(u)::text, ',' order by u.id) || ']'
   from (select _id, id, name, pro from users order by id limit 1000) u), '[]') as json`;

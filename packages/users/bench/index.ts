@@ -110,8 +110,11 @@ async function freePort(): Promise<number> {
 
 async function stopTarget(target: Target): Promise<void> {
   if (target.child.exitCode !== null) return;
+  const exited = once(target.child, 'exit');
   target.child.kill('SIGTERM');
-  await once(target.child, 'exit');
+  const timer = setTimeout(() => target.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 interface Measure {
