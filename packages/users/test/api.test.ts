@@ -1,8 +1,10 @@
-import { migrate } from '@sluice/db';
+import { type Database, migrate, openDatabase } from '@sluice/db';
 import type { TestDatabase } from '@sluice/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
 import { userMigrations } from '../src/store/migrations.js';
+import { createSqlUserStore } from '../src/store/sql-user-store.js';
 import { startTestApp } from './helpers.js';
 
 interface UserBody {
@@ -392,6 +394,12 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     // The JSON API keeps the text as given.
     const json = (await (await fetch(`${base}/160`)).json()) as UserBody;
     expect(json.name).toBe(evil);
+    const paged = await fetch(`${base}/users?limit=2&offset=2`, {
+      headers: { accept: 'text/html' },
+    });
+    const pager = await paged.text();
+    expect(pager).toContain('<a rel="next" href="/users?limit=2&amp;offset=4">Next</a>');
+    expect(pager).toContain('<a rel="prev" href="/users?limit=2&amp;offset=0">Previous</a>');
   });
 
   it('answers 405 with Allow on known paths and 404 on unknown routes', async () => {
@@ -469,5 +477,52 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     const body = (await res.json()) as ErrorBody;
     expect(body.message).toMatch(/^(Internal server error|Database unavailable)$/);
     expect(JSON.stringify(body)).not.toMatch(/stack|pool|PGlite/i);
+  });
+});
+
+describe('users API with its database unreachable', () => {
+  let app: FastifyInstance;
+  let base: string;
+  let db: Database;
+
+  beforeAll(async () => {
+    // Nothing listens on port 1: every query fails to connect.
+    db = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
+    app = await buildApp({ store: createSqlUserStore(db), databaseKind: db.kind, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+
+  it('answers 503 JSON without connection details, and /health 503', async () => {
+    for (const res of [
+      await fetch(`${base}/users`),
+      await fetch(`${base}/1`),
+      await fetch(`${base}/add`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ id: 1, name: 'a', pro: 'b' }),
+      }),
+    ]) {
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as ErrorBody;
+      expect(body).toEqual({
+        error: 'Service Unavailable',
+        message: 'Database unavailable',
+        statusCode: 503,
+        code: 'USERS_DATABASE_UNAVAILABLE',
+      });
+    }
+    const health = await fetch(`${base}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({
+      status: 'unavailable',
+      database: 'postgres',
+      message: 'Database unavailable',
+    });
   });
 });
