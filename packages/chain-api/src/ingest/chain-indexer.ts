@@ -22,6 +22,7 @@ import {
   createRpcClient,
   probeCapabilities,
   type RpcClient,
+  type RpcClientOptions,
   sleep,
 } from '../rpc/index.js';
 import { fetchRange, InconsistentRangeError } from './fetch-range.js';
@@ -56,6 +57,8 @@ export interface ChainIndexerOptions {
   storeLogs?: boolean;
   /** Lag (in blocks) above which a caught-up chain reports not ready. Default 64. */
   readyLagBlocks?: number;
+  /** Tuning of the RPC client built from `chain.rpcUrl` (timeouts, batch size, backoff). */
+  rpcOptions?: Partial<Omit<RpcClientOptions, 'url' | 'log' | 'signal'>>;
   /** RPC client (tests inject one); default from `chain.rpcUrl`. */
   rpc?: RpcClient;
 }
@@ -92,7 +95,7 @@ export class ChainIndexer {
   private readonly log: Logger;
   private readonly rpc: RpcClient;
   private readonly lock: LeaderLock;
-  private readonly opts: Required<Omit<ChainIndexerOptions, 'rpc' | 'log'>>;
+  private readonly opts: Required<Omit<ChainIndexerOptions, 'rpc' | 'log' | 'rpcOptions'>>;
   private readonly abort = new AbortController();
   private caps: ChainCapabilities | undefined;
   private checkpoint: Checkpoint | undefined;
@@ -125,7 +128,12 @@ export class ChainIndexer {
     if (!options.rpc && !chain.rpcUrl) throw new Error(`chain ${chain.chainId} has no RPC URL`);
     this.rpc =
       options.rpc ??
-      createRpcClient({ url: chain.rpcUrl as string, log: this.log, signal: this.abort.signal });
+      createRpcClient({
+        ...options.rpcOptions,
+        url: chain.rpcUrl as string,
+        log: this.log,
+        signal: this.abort.signal,
+      });
     this.lock = createLeaderLock(db, chain.chainId);
     this.ctx = {
       chainId: chain.chainId,
