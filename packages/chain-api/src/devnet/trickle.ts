@@ -41,7 +41,7 @@ const TRADERS: DevnetWalletName[] = ['alice', 'bob', 'carol', 'frank', 'whale'];
 
 /**
  * Keeps the devnet alive with seeded random activity (token and ether transfers, router swaps,
- * WETH wraps, NFT mints), one transaction every `intervalMs`, so realtime indexing is visible.
+ * WETH wraps, ERC721 and ERC1155 mints), one transaction every `intervalMs`, so realtime indexing is visible.
  * Failed actions are logged and skipped.
  *
  * @example
@@ -131,6 +131,20 @@ export function startTrickle(
         parseEther(amount(0.001, 0.01)),
       );
     },
+    (ctx) => {
+      const [from, to] = [pick(DEVNET_USERS), pick(DEVNET_USERS)];
+      return ctx.write('trickle SLC transfer', w[from], slc.address, 'DevToken', 'transfer', [
+        w[to],
+        parseEther(amount(0.1, 20)),
+      ]);
+    },
+    (ctx) =>
+      // Mints never run dry, unlike transfers out of one holder.
+      ctx.write('trickle item mint', w.deployer, manifest.nfts.items.address, 'DevItems', 'mint', [
+        w[pick(DEVNET_USERS)],
+        BigInt(1 + Math.floor(random() * 3)),
+        BigInt(1 + Math.floor(random() * 3)),
+      ]),
     (ctx) =>
       ctx.write(
         'trickle punk mint',
