@@ -1,6 +1,7 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import { rollbackTo } from '../db/index.js';
+import { rollbackPricing } from '../pricing/rollback-pricing.js';
 import type { RpcClient } from '../rpc/index.js';
 import { findCommonAncestor } from './find-common-ancestor.js';
 
@@ -29,7 +30,12 @@ export async function handleReorg(
     );
     return { block: indexed, hash: rows[0]?.indexed_hash ?? '0x' };
   }
-  const result = await db.transaction((tx) => rollbackTo(tx, chainId, ancestor));
+  const result = await db.transaction(async (tx) => {
+    const r = await rollbackTo(tx, chainId, ancestor);
+    // Prices derived from the orphaned blocks go in the same transaction.
+    await rollbackPricing(tx, chainId, r.target);
+    return r;
+  });
   const depth = Number(indexed - ancestor);
   if (!result.restorable && depth > 0) {
     log.error(

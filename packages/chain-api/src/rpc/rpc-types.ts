@@ -1,0 +1,64 @@
+/** The subset of JSON-RPC shapes the indexer reads (hex quantities as the node sends them). */
+export type Hex = `0x${string}`;
+
+export interface RpcTx {
+  hash: Hex;
+  from: Hex;
+  to: Hex | null;
+  value: Hex;
+  input: Hex;
+  transactionIndex: Hex;
+}
+
+export interface RpcWithdrawal {
+  address: Hex;
+}
+
+export interface RpcBlockWithTxs {
+  number: Hex;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: Hex;
+  miner: Hex;
+  transactions: RpcTx[];
+  withdrawals?: RpcWithdrawal[];
+}
+
+export interface RpcLogEntry {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+  logIndex: Hex;
+  transactionIndex: Hex;
+  removed?: boolean;
+}
+
+export interface RpcReceipt {
+  transactionHash: Hex;
+  transactionIndex: Hex;
+  blockHash: Hex;
+  /** Absent before Byzantium (then `root`): treated as success. */
+  status?: Hex;
+  gasUsed: Hex;
+  effectiveGasPrice?: Hex;
+  contractAddress: Hex | null;
+  logs: RpcLogEntry[];
+}
+
+/** A frame of geth's `callTracer` output. */
+export interface CallFrame {
+  type: string;
+  from: Hex;
+  to?: Hex;
+  value?: Hex;
+  error?: string;
+  calls?: CallFrame[];
+}
+
+/** One block with everything the indexer derives from it. */
+export interface FetchedBlock {
+  block: RpcBlockWithTxs;
+  receipts: RpcReceipt[];
+  /** Per-transaction call traces, or undefined when the node can't trace. */
+  traces: CallFrame[] | undefined;
+}
