@@ -4,7 +4,7 @@ export { type ErrorBody, type ErrorCode, errorCatalogue, UsersError } from './er
 export { type RunningServer, startServer } from './server.js';
 export { userMigrations } from './store/migrations.js';
 export { newObjectId } from './store/object-id.js';
-export { createSqlUserStore } from './store/sql-user-store.js';
+export { createSqlUserStore, type SqlUserStoreOptions } from './store/sql-user-store.js';
 export type { User, UserStore } from './store/user-store.js';
 export {
   DEFAULT_LIMIT,
