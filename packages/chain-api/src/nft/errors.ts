@@ -11,7 +11,8 @@ export type NftErrorCode =
   | 'NETWORK'
   | 'INVALID_JSON'
   | 'INVALID_METADATA'
-  | 'URI_CALL_FAILED';
+  | 'URI_CALL_FAILED'
+  | 'RPC_UNAVAILABLE';
 
 /**
  * Base class of every error of the NFT worker: a short message, a code, and optional details

@@ -183,6 +183,19 @@ export async function saveFailure(
   );
 }
 
+/** The node was unreachable: try again after `delayMs`, without counting it against the token. */
+export async function saveRetryLater(
+  db: Queryable,
+  token: ClaimedToken,
+  delayMs: number,
+): Promise<void> {
+  await db.query(
+    `update nft_metadata set next_attempt = now() + make_interval(secs => $5::double precision / 1000)
+      where ${sameRow}`,
+    [token.chainId, token.contract, token.tokenId.toString(), token.refreshBlock, delayMs],
+  );
+}
+
 /** Marks collections for re-scoring (their metadata or sales changed). */
 export async function markCollectionsDirty(
   db: Queryable,

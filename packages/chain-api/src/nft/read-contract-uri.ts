@@ -12,7 +12,8 @@ const nftAbi = parseAbi([
 /**
  * Reads a token's metadata URI from its contract: `tokenURI` for ERC721 (falling back to `uri`),
  * `uri` for ERC1155 (falling back to `tokenURI`) with `{id}` substituted. A revert or an empty
- * answer is an `NftError` with code `URI_CALL_FAILED`.
+ * answer is an `NftError` with code `URI_CALL_FAILED`; an unreachable node is `RPC_UNAVAILABLE`
+ * (the token is not at fault).
  *
  * @example
  * await readTokenUri(client, '0xabc...', 1n, 'erc721'); // 'ipfs://Qm.../1'
@@ -39,6 +40,9 @@ export async function readTokenUri(
         throw new NftError('URI_CALL_FAILED', `${functionName}() returned an empty string`);
       return substituteTokenId(uri, tokenId);
     } catch (error) {
+      if (isTransportFailure(error)) {
+        throw new NftError('RPC_UNAVAILABLE', 'node did not answer', shortMessage(error));
+      }
       firstError ??= error;
     }
   }
@@ -65,26 +69,27 @@ export async function readCollectionInfo(
         const text = value.replaceAll('\u0000', '').trim();
         return text === '' ? null : text.slice(0, 200);
       } catch (error) {
-        if (isContractFailure(error)) return null;
-        throw error;
+        if (isTransportFailure(error)) throw error;
+        return null;
       }
     }),
   );
   return { name: name ?? null, symbol: symbol ?? null };
 }
 
-/** A revert / bad return data (the contract's answer) as opposed to the node being unreachable. */
-function isContractFailure(error: unknown): boolean {
+/**
+ * The node could not be reached or answered garbage at the transport level (as opposed to the
+ * contract reverting or returning nothing, which is the token's problem).
+ */
+function isTransportFailure(error: unknown): boolean {
   let current: unknown = error;
   while (current instanceof Error) {
-    const name = current.name;
     if (
-      name === 'ContractFunctionRevertedError' ||
-      name === 'ContractFunctionZeroDataError' ||
-      name === 'AbiDecodingZeroDataError' ||
-      name === 'AbiDecodingDataSizeTooSmallError' ||
-      name === 'PositionOutOfBoundsError' ||
-      name === 'CallExecutionError'
+      current.name === 'HttpRequestError' ||
+      current.name === 'TimeoutError' ||
+      current.name === 'WebSocketRequestError' ||
+      current.name === 'SocketClosedError' ||
+      current.name === 'LimitExceededRpcError'
     ) {
       return true;
     }

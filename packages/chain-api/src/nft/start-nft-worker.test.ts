@@ -369,4 +369,35 @@ describe('startNftWorker', () => {
     expect(landed).toBe(false);
     expect((await row(erc721, 6n)).status).toBe('pending');
   });
+
+  it('an unreachable node defers tokens without counting a failure', async () => {
+    await t.db.query(
+      `insert into nft_holdings (wallet, chain_id, contract, token_id, standard, balance, last_acquired, last_acquired_block, updated_block)
+       values ($1, 31338, $2, 1, 'erc721', 1, now(), 1, 1)`,
+      [holder, erc721],
+    );
+    const offline = await startNftWorker({
+      db: t.db,
+      chains: [{ ...getKnownChain(31337)!, chainId: 31338, rpcUrl: 'http://127.0.0.1:1' }],
+      log: pino({ level: 'silent' }),
+      pollIntervalMs: 3_600_000,
+    });
+    try {
+      await offline.runOnce(); // (the worker's own first pass may have done the work already)
+      const { rows } = await t.db.query<{
+        status: string;
+        attempts: number;
+        last_error: string | null;
+        wait_s: number;
+      }>(
+        `select status, attempts, last_error, extract(epoch from next_attempt - now())::float8 as wait_s
+           from nft_metadata where chain_id = 31338`,
+      );
+      expect(rows[0]).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
+      expect(rows[0]!.wait_s).toBeGreaterThan(20);
+      expect(rows[0]!.wait_s).toBeLessThan(40);
+    } finally {
+      await offline.stop();
+    }
+  });
 });

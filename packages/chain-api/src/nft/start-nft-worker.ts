@@ -9,7 +9,7 @@ import {
   saveCollectionFailure,
   saveCollectionInfo,
 } from './collection-store.js';
-import { describeError } from './errors.js';
+import { describeError, NftError } from './errors.js';
 import { normalizeGateways } from './gateways.js';
 import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
 import { loadMetadata } from './load-metadata.js';
@@ -19,6 +19,7 @@ import {
   enqueueMissing,
   markCollectionsDirty,
   saveFailure,
+  saveRetryLater,
   saveSuccess,
   saveUnchanged,
 } from './metadata-store.js';
@@ -83,6 +84,8 @@ export interface NftPassStats {
   failed: number;
   /** Tokens nobody holds any more, put aside without an RPC call. */
   skipped: number;
+  /** Tokens put back because the chain's node did not answer (not counted as failures). */
+  deferred: number;
   collections: number;
   scored: number;
 }
@@ -114,6 +117,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   const pollMs = options.pollIntervalMs ?? 1_000;
   const recheckMs = options.recheckIntervalMs ?? 24 * 3_600_000;
   const enqueueIntervalMs = options.enqueueIntervalMs ?? 300_000;
+  const rpcRetryMs = 30_000;
   const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
   const schedule: RetrySchedule = { ...defaultRetrySchedule, ...options.retry };
   const gateways = normalizeGateways({
@@ -174,6 +178,11 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       if (await saveSuccess(db, token, uri, meta, recheckMs)) stats.fetched++;
     } catch (error) {
       if (stopping) return; // the lease expires and the token is retried on the next start
+      if (error instanceof NftError && error.code === 'RPC_UNAVAILABLE') {
+        await saveRetryLater(db, token, rpcRetryMs);
+        stats.deferred++;
+        return;
+      }
       const text = describeError(error);
       await saveFailure(db, token, uri, text, retryDelay(token.attempts + 1, schedule));
       stats.failed++;
@@ -196,6 +205,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       unchanged: 0,
       failed: 0,
       skipped: 0,
+      deferred: 0,
       collections: 0,
       scored: 0,
     };
