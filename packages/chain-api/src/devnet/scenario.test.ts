@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import pino from 'pino';
 import {
   type Abi,
   type Address,
@@ -19,7 +20,7 @@ import { startAnvil } from './anvil.js';
 import { type CompiledContracts, compileContracts } from './compile.js';
 import { devnetChainConfig } from './devnet-chain.js';
 import { AnvilStartError } from './errors.js';
-import { deployScenario } from './scenario.js';
+import { type DevnetLogger, deployScenario } from './scenario.js';
 import { type Devnet, startDevnet } from './start-devnet.js';
 import { startTrickle } from './trickle.js';
 
@@ -27,8 +28,12 @@ let devnet: Devnet;
 let contracts: CompiledContracts;
 let client: ReturnType<typeof createPublicClient>;
 
+// A pino logger is a DevnetLogger (checked by the type checker); collect what it writes.
+const logLines: string[] = [];
+const log: DevnetLogger = pino({ level: 'info' }, { write: (line: string) => logLines.push(line) });
+
 beforeAll(async () => {
-  [devnet, contracts] = await Promise.all([startDevnet(), compileContracts()]);
+  [devnet, contracts] = await Promise.all([startDevnet({ log }), compileContracts()]);
   client = createPublicClient({ transport: http(devnet.rpcUrl), cacheTime: 0 });
 });
 afterAll(async () => {
@@ -55,6 +60,13 @@ describe('deployScenario via startDevnet', () => {
     expect(chain).toMatchObject({ chainId: 31337, name: 'devnet', tags: ['default', 'devnet'] });
     expect(devnet.chain).toEqual(chain);
     expect(devnet.chain.rpcUrl).toBe(devnet.rpcUrl);
+  });
+
+  it('logs its phases and readiness through the given logger', () => {
+    const messages = logLines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toContain('devnet: scenario phase');
+    expect(messages).toContain('devnet: scenario deployed');
+    expect(messages.at(-1)).toBe('devnet: ready');
   });
 
   it('uses a dozen named wallets from the anvil mnemonic', () => {
