@@ -1,10 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { ChainConfigError } from './chains/index.js';
-import { devnetCommand } from './cli/devnet-command.js';
-import { keysCommand } from './cli/keys-command.js';
 import { createLogger } from './cli/logger.js';
-import { parseServeFlags, serveCommand } from './cli/serve-command.js';
 import { ConfigError, loadConfig } from './config.js';
 
 const usage = `sluice-chain: self-hosted EVM wallet data API (Sim-compatible /v1/evm/...)
@@ -40,13 +37,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig(process.env);
-  if (command === 'keys') return keysCommand(args, config, (line) => console.log(line));
+  // Commands load their modules on demand: `keys` must not pay for viem, solc or the workers.
+  if (command === 'keys') {
+    const { keysCommand } = await import('./cli/keys-command.js');
+    return keysCommand(args, config, (line) => console.log(line));
+  }
 
   const log = createLogger(config.logLevel);
   let running: { stop(): Promise<void> };
   if (command === 'serve' || command === 'index') {
+    const { parseServeFlags, serveCommand } = await import('./cli/serve-command.js');
     running = await serveCommand(parseServeFlags(args, command === 'serve'), config, log);
   } else if (command === 'devnet') {
+    const { devnetCommand } = await import('./cli/devnet-command.js');
     running = await devnetCommand(log);
   } else {
     console.error(`unknown command "${command}"\n\n${usage}`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/api/server.js';
 import { storeMigrations } from '../src/api/store-migrations.js';
 import { knownChains } from '../src/chains/index.js';
-import { pricingLookups } from '../src/cli/background.js';
+import { pricingLookups } from '../src/cli/pricing-lookups.js';
 import { type Devnet, startDevnet } from '../src/devnet/index.js';
 import { type Indexers, startIndexers } from '../src/ingest/index.js';
 import { createKeyStore } from '../src/keys/key-store.js';

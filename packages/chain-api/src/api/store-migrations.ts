@@ -1,5 +1,5 @@
 import type { Migration } from '@sluice/db';
-import { chainMigrations } from '../db/index.js';
+import { chainMigrations } from '../db/migrations.js';
 import { nftMigrations } from '../nft/migrations.js';
 import { pricingMigrations } from '../pricing/migrations.js';
 import { apiMigrations } from './api-migrations.js';

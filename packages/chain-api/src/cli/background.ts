@@ -1,11 +1,10 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
-import type { PricingLookups } from '../api/context.js';
 import type { ChainStatus } from '../api/readiness.js';
 import type { ChainConfig } from '../chains/index.js';
 import { startIndexers } from '../ingest/index.js';
 import { nftConfigFromEnv, startNftWorker } from '../nft/index.js';
-import { createTokenMetadataLookup, pricesAt, startPricing } from '../pricing/index.js';
+import { startPricing } from '../pricing/index.js';
 
 /** The workers behind the API: indexers, pricing and the NFT metadata/spam worker. */
 export interface Background {
@@ -39,14 +38,5 @@ export async function startBackground(opts: {
       await pricing.stop();
       await indexers.stop();
     },
-  };
-}
-
-/** The pricing reads the API needs (history, logos/links); no worker involved. */
-export function pricingLookups(db: Database, chains: readonly ChainConfig[]): PricingLookups {
-  const links = createTokenMetadataLookup(chains);
-  return {
-    pricesAt: (items) => pricesAt(db, items),
-    tokenLinks: (chainId, token) => links.get(chainId, token),
   };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type ChainConfig, loadChainConfigs, redactRpcUrl } from '../chains/index.js';
 import { ConfigError } from '../config.js';
-import { type Devnet, startDevnet } from '../devnet/index.js';
+import type { Devnet } from '../devnet/index.js';
 
 /**
  * The chains to serve: RPC_URL_<id>/CHAINS_FILE, plus the local devnet when asked for (it then
@@ -16,6 +16,7 @@ export async function resolveChains(
   let devnet: Devnet | undefined;
   if (withDevnet) {
     log.info('starting the devnet (anvil, contracts, scenario)');
+    const { startDevnet } = await import('../devnet/index.js');
     devnet = await startDevnet({ trickle: true, log });
     const local = devnet.chain;
     chains = [...chains.filter((c) => c.chainId !== local.chainId), local].sort(

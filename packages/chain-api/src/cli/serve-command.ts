@@ -9,9 +9,10 @@ import type { ChainConfig } from '../chains/index.js';
 import { knownChains } from '../chains/index.js';
 import type { AppConfig } from '../config.js';
 import { createKeyStore } from '../keys/key-store.js';
-import { type Background, pricingLookups, startBackground } from './background.js';
+import type { Background } from './background.js';
 import { printBanner } from './banner.js';
 import { openStore } from './open-store.js';
+import { pricingLookups } from './pricing-lookups.js';
 import { resolveChains } from './resolve-chains.js';
 
 export interface ServeFlags {
@@ -66,6 +67,7 @@ export async function serveCommand(
 
     let background: Background | undefined;
     if (flags.index) {
+      const { startBackground } = await import('./background.js');
       background = await startBackground({ db, chains, log, devnet: flags.devnet });
       cleanups.push(() => background!.stop());
     }
@@ -109,11 +111,22 @@ export async function serveCommand(
     await app.listen({ port: config.port, host });
 
     const demoKey = flags.devnet ? await devnetDemoKey(keyStore, config) : undefined;
+    // With the devnet, print the banner once its first backfill is done so the curls answer data.
+    if (devnet) await waitUntilReady(statusSource, 120_000);
     printBanner({ app, host, port: config.port, chains, devnet, demoKey });
     return { stop };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+async function waitUntilReady(source: StatusSource, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const statuses = await source.status();
+    if (statuses.every((s) => s.ready)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
