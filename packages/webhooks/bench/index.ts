@@ -1,7 +1,8 @@
 // `npm run bench -w @sluice/webhooks`: @sluice/webhooks vs @octokit/webhooks 14, one run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as octokit from '@octokit/webhooks';
 import autocannon from 'autocannon';
@@ -167,7 +168,7 @@ async function benchMiddleware(): Promise<void> {
 }
 
 console.log(
-  `@sluice/webhooks vs @octokit/webhooks ${octokitVersion()} | node ${process.version} | ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'})`,
+  `@sluice/webhooks vs @octokit/webhooks ${octokitVersion()} | node ${process.version} | ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}) | load average at start ${loadavg()[0]?.toFixed(1)}`,
 );
 await benchVerify();
 await benchReceive();
@@ -182,5 +183,10 @@ for (const row of rows) {
 }
 
 function octokitVersion(): string {
-  return '14';
+  // The entry is dist-bundle/index.js; package.json sits one level up.
+  const entry = import.meta.resolve('@octokit/webhooks');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', entry), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
 }
