@@ -1,11 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ChainConfig, getKnownChain } from '../chains/index.js';
+import { type ChainConfig, getKnownChain, loadChainConfigs } from '../chains/index.js';
 import { createTokenMetadataLookup, normalizeLogoUri } from './token-metadata.js';
 
 const ethereum = getKnownChain(1)!;
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 
-const custom: ChainConfig & { tokens: { address: string; logo?: string; url?: string }[] } = {
+const custom: ChainConfig = {
   chainId: 777_001,
   name: 'custom',
   tags: [],
@@ -20,7 +23,7 @@ const custom: ChainConfig & { tokens: { address: string; logo?: string; url?: st
   logoUrl: 'https://example.org/custom.png',
   tokens: [
     {
-      address: '0x00000000000000000000000000000000000000AA',
+      address: '0x00000000000000000000000000000000000000aa',
       logo: 'ipfs://bafyexample/logo.png',
       url: 'https://token.example',
     },
@@ -77,5 +80,51 @@ describe('token metadata lookup', () => {
     expect(normalizeLogoUri('data:image/png;base64,AAAA')).toBeUndefined();
     expect(normalizeLogoUri('not a url')).toBeUndefined();
     expect(normalizeLogoUri(42)).toBeUndefined();
+  });
+
+  it('reads a CHAINS_FILE tokens list end to end (logo, url, and overriding the bundled list)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-chains-'));
+    try {
+      const file = join(dir, 'chains.json');
+      writeFileSync(
+        file,
+        JSON.stringify([
+          {
+            chain_id: 777_002,
+            rpc_url: 'http://127.0.0.1:1',
+            explorer_url: 'https://scan.example',
+            tokens: [
+              {
+                address: '0x00000000000000000000000000000000000000Cc',
+                logo: 'https://l.example/c.png',
+              },
+            ],
+          },
+          {
+            chain_id: 1,
+            rpc_url: 'http://127.0.0.1:2',
+            tokens: [
+              {
+                address: USDC,
+                logo: 'https://mine.example/usdc.png',
+                url: 'https://www.circle.com',
+              },
+            ],
+          },
+        ]),
+      );
+      const chains = await loadChainConfigs({ CHAINS_FILE: file });
+      const lookup = createTokenMetadataLookup(chains);
+      expect(lookup.get(777_002, '0x00000000000000000000000000000000000000cc')).toEqual({
+        logo: 'https://l.example/c.png',
+        url: 'https://scan.example/token/0x00000000000000000000000000000000000000cc',
+      });
+      expect(lookup.get(1, USDC)).toEqual({
+        logo: 'https://mine.example/usdc.png',
+        url: 'https://www.circle.com',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

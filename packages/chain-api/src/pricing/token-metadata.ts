@@ -15,13 +15,6 @@ export interface TokenMetadataLookup {
   readonly size: number;
 }
 
-/** Per-token overrides a chain can carry (CHAINS_FILE `tokens`). */
-interface ChainTokenEntry {
-  address: string;
-  logo?: string;
-  url?: string;
-}
-
 interface TokenListToken {
   chainId: number;
   address: string;
@@ -91,8 +84,7 @@ export function createTokenMetadataLookup(chains: readonly ChainConfig[]): Token
     }
   }
   for (const chain of chains) {
-    const entries = (chain as ChainConfig & { tokens?: ChainTokenEntry[] }).tokens ?? [];
-    for (const e of entries) {
+    for (const e of chain.tokens ?? []) {
       const k = key(chain.chainId, e.address.toLowerCase());
       const logo = normalizeLogoUri(e.logo);
       if (logo) logos.set(k, logo);
