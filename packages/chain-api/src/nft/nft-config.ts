@@ -8,6 +8,8 @@ export interface NftEnvOptions {
   allowPrivateHosts?: boolean;
   allowHosts?: string[];
   concurrency?: number;
+  perHostConcurrency?: number;
+  recheckIntervalMs?: number;
   fetchTimeoutMs?: number;
   maxBytes?: number;
   spamThreshold?: number;
@@ -18,7 +20,7 @@ export interface NftEnvOptions {
 /**
  * Reads the NFT worker's settings from the environment: `NFT_IPFS_GATEWAY`, `NFT_ARWEAVE_GATEWAY`,
  * `NFT_ALLOW_PRIVATE_HOSTS` (true/false), `NFT_ALLOW_HOSTS` (host[:port],...), `NFT_CONCURRENCY`,
- * `NFT_FETCH_TIMEOUT_MS`, `NFT_MAX_BYTES`, `NFT_SPAM_THRESHOLD` (0-100), `NFT_SPAM_DENYLIST`
+ * `NFT_PER_HOST_CONCURRENCY`, `NFT_URI_RECHECK_MS`, `NFT_FETCH_TIMEOUT_MS`, `NFT_MAX_BYTES`, `NFT_SPAM_THRESHOLD` (0-100), `NFT_SPAM_DENYLIST`
  * ([chainId:]0xaddress,...), `NFT_SPAM_DENYLIST_FILE` (one entry per line, `#` comments),
  * `NFT_SPAM_OVERRIDES` ([chainId:]0xaddress=spam|not_spam,...). Invalid values throw a
  * `RangeError` naming the variable.
@@ -62,6 +64,10 @@ export function nftConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NftEnvOp
   if (hosts) out.allowHosts = hosts;
   const concurrency = int('NFT_CONCURRENCY', 1, 256);
   if (concurrency !== undefined) out.concurrency = concurrency;
+  const perHost = int('NFT_PER_HOST_CONCURRENCY', 1, 256);
+  if (perHost !== undefined) out.perHostConcurrency = perHost;
+  const recheck = int('NFT_URI_RECHECK_MS', 60_000, 365 * 86_400_000);
+  if (recheck !== undefined) out.recheckIntervalMs = recheck;
   const timeout = int('NFT_FETCH_TIMEOUT_MS', 100, 300_000);
   if (timeout !== undefined) out.fetchTimeoutMs = timeout;
   const maxBytes = int('NFT_MAX_BYTES', 1_024, 100 * 1024 * 1024);
