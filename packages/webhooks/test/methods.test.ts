@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import * as methods from '../src/methods/index.js';
 import { createNodeHmacBackend } from '../src/methods/node-hmac-backend.js';
@@ -136,6 +139,24 @@ describe('backends', () => {
   it('the default backend on Node is node:crypto', async () => {
     const { getDefaultHmacBackend } = await import('../src/methods/default-hmac-backend.js');
     expect(getDefaultHmacBackend().name).toBe('node');
+  });
+
+  it('picks crypto.subtle on a runtime without process.getBuiltinModule', async () => {
+    // A fresh process, so removing the Node hook cannot affect other tests.
+    const script = `
+      delete process.getBuiltinModule;
+      const { getDefaultHmacBackend } = await import('./src/methods/default-hmac-backend.ts');
+      const { sign, verify } = await import('./src/methods/index.ts');
+      const signature = await sign('k', 'payload');
+      console.log(JSON.stringify([getDefaultHmacBackend().name, signature, await verify('k', 'payload', signature)]));
+    `;
+    const cwd = fileURLToPath(new URL('..', import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd },
+    );
+    expect(JSON.parse(stdout)).toEqual(['web', independentSign('k', 'payload'), true]);
   });
 
   it('falls back to nothing when node:crypto is unavailable', () => {
