@@ -1,7 +1,7 @@
-import type { Queryable } from '@sluice/db';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { ChainRegistry } from './chain-selector.js';
 import type { CursorCodec } from './cursor.js';
+import type { ReadDb } from './queries/prepared-query.js';
 import type { StatusSource } from './readiness.js';
 
 /** A historical price request: the latest price at or before `time`. */
@@ -22,7 +22,7 @@ export interface PricingLookups {
 
 /** What every route needs: the store, the served chains, the cursor codec and readiness. */
 export interface ApiContext {
-  db: Queryable;
+  db: ReadDb;
   registry: ChainRegistry<ChainConfig>;
   cursors: CursorCodec;
   statusSource: StatusSource;

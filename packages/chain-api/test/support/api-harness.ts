@@ -38,9 +38,10 @@ export async function startTestApi(
     pricing?: PricingLookups;
     logger?: FastifyBaseLogger;
     keyCacheTtlMs?: number;
+    kind?: 'postgres' | 'pglite';
   } = {},
 ): Promise<TestApi> {
-  const t = await createTestDatabase('postgres');
+  const t = await createTestDatabase(opts.kind ?? 'postgres');
   await migrate(t.db, storeMigrations);
   const chains = opts.chains ?? testChains();
   const ready = new Map<number, boolean>(chains.map((c) => [c.chainId, true]));

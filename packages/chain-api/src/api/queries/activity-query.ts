@@ -1,4 +1,4 @@
-import type { Queryable } from '@sluice/db';
+import { preparedQuery, type ReadDb } from './prepared-query.js';
 
 /** Keyset position in a feed: the index's sort key of the last row returned. */
 export type ActivityKey = [
@@ -58,7 +58,7 @@ const tokenJson = (alias: string) =>
  * One page of a wallet's feed, newest first: a single backwards range scan of
  * `activity_wallet_feed_idx` starting after `after`, with token metadata joined per row.
  */
-export async function selectActivity(db: Queryable, q: ActivityQuery): Promise<ActivityRow[]> {
+export async function selectActivity(db: ReadDb, q: ActivityQuery): Promise<ActivityRow[]> {
   const params: unknown[] = [q.wallet, q.chainIds];
   const where = ['a.wallet = $1', 'a.chain_id = any($2::int[])'];
   if (q.types) {
@@ -98,6 +98,6 @@ export async function selectActivity(db: Queryable, q: ActivityQuery): Promise<A
      where ${where.join(' and ')}
      order by a.block_time desc, a.chain_id desc, a.block_number desc, a.tx_index desc, a.log_index desc, a.sub_index desc
      limit $${params.length}`;
-  const { rows } = await db.query<ActivityRow>(sql, params);
+  const { rows } = await preparedQuery<ActivityRow>(db, sql, params);
   return rows;
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '@sluice/db';
+import { preparedQuery, type ReadDb } from './prepared-query.js';
 
 /** Keyset position in a balances listing: (chain id, 0 native / 1 erc20, token address). */
 export type BalanceKey = [chainId: number, kind: number, address: string];
@@ -40,7 +40,7 @@ export interface BalanceRow {
  * (chain, kind, address) so the cursor is a keyset over the primary keys, with token metadata
  * and the current price joined. Price-dependent filters run in SQL so pages stay exact.
  */
-export async function selectBalances(db: Queryable, q: BalancesQuery): Promise<BalanceRow[]> {
+export async function selectBalances(db: ReadDb, q: BalancesQuery): Promise<BalanceRow[]> {
   const params: unknown[] = [q.wallet, q.chainIds];
   const positive = q.includeZero ? '' : 'and x.amount > 0';
   const parts: string[] = [];
@@ -85,6 +85,6 @@ export async function selectBalances(db: Queryable, q: BalancesQuery): Promise<B
      ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
      order by b.chain_id, b.kind, b.address
      limit $${params.length}`;
-  const { rows } = await db.query<BalanceRow>(sql, params);
+  const { rows } = await preparedQuery<BalanceRow>(db, sql, params);
   return rows;
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '@sluice/db';
+import { preparedQuery, type ReadDb } from './prepared-query.js';
 
 /** Keyset position: the holdings primary key after the wallet (chain, contract, token id). */
 export type CollectibleKey = [chainId: number, contract: string, tokenId: string];
@@ -37,7 +37,7 @@ export interface CollectibleRow {
  * metadata, the collection's name/symbol/spam verdict and the latest sale joined per row.
  */
 export async function selectCollectibles(
-  db: Queryable,
+  db: ReadDb,
   q: CollectiblesQuery,
 ): Promise<CollectibleRow[]> {
   const params: unknown[] = [q.wallet, q.chainIds];
@@ -67,6 +67,6 @@ export async function selectCollectibles(
      where ${where.join(' and ')}
      order by h.chain_id, h.contract, h.token_id
      limit $${params.length}`;
-  const { rows } = await db.query<CollectibleRow>(sql, params);
+  const { rows } = await preparedQuery<CollectibleRow>(db, sql, params);
   return rows;
 }

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { Queryable, QueryResult } from '@sluice/db';
+import type { Pool } from 'pg';
+
+/** The store as the routes read it: any Queryable, plus the pg pool when it is PostgreSQL. */
+export type ReadDb = Queryable & { readonly pgPool?: Pool | undefined };
+
+// Statement texts come from a handful of builders, so this stays small.
+const names = new Map<string, string>();
+
+/**
+ * Runs a read as a named prepared statement on PostgreSQL, so each pooled connection plans it
+ * once instead of on every request (planning the joined page queries costs more than running
+ * them). The name is a hash of the SQL text, so every distinct text gets its own statement.
+ * On PGlite (or a transaction) it is an ordinary query.
+ */
+export async function preparedQuery<Row>(
+  db: ReadDb,
+  sql: string,
+  params: unknown[],
+): Promise<QueryResult<Row>> {
+  if (!db.pgPool) return db.query<Row>(sql, params);
+  let name = names.get(sql);
+  if (!name) {
+    name = `api_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    names.set(sql, name);
+  }
+  const result = await db.pgPool.query({ name, text: sql, values: params });
+  return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+}
