@@ -337,4 +337,35 @@ describe('pricing on the devnet scenario', () => {
     expectClose(wNow, after.weth.price);
     expectClose(sNow, after.slc.price);
   });
+
+  it('a reorg replaces the price points of the abandoned branch', async () => {
+    const snapshot = await pub.request({ method: 'evm_snapshot' as never, params: [] as never });
+    // branch A: buy ETH with 400k USDC
+    await routerSwap(toks().usdc.address, toks().weth.address, 400_000n * 10n ** 6n);
+    await sync();
+    const a = await wethUsd();
+    expectClose((await row(toks().weth.address))?.price_usd, a.price);
+    // the node drops branch A and builds a longer branch B: buy ETH with only 100k USDC
+    await pub.request({ method: 'evm_revert' as never, params: [snapshot] as never });
+    const receipt = await routerSwap(
+      toks().usdc.address,
+      toks().weth.address,
+      100_000n * 10n ** 6n,
+    );
+    await pub.request({ method: 'evm_mine' as never, params: [] as never });
+    await pub.request({ method: 'evm_mine' as never, params: [] as never });
+    await sync();
+    const b = await wethUsd();
+    expect(b.price).toBeLessThan(a.price);
+    expectClose((await row(toks().weth.address))?.price_usd, b.price);
+    expectClose((await row(toks().slc.address))?.price_usd, (await slcUsd()).price);
+    // history has branch B's point at the swap block, nothing of branch A
+    const { rows } = await db.query<{ price_usd: number; block_number: string }>(
+      `select price_usd, block_number::text from price_history
+        where chain_id = $1 and token = $2 and block_number >= $3 order by block_number`,
+      [chainId, toks().weth.address, Number(receipt.blockNumber) - 1],
+    );
+    expect(rows.map((r) => r.block_number)).toEqual([receipt.blockNumber.toString()]);
+    expectClose(rows[0]?.price_usd, b.price);
+  });
 });
