@@ -55,7 +55,12 @@ beforeAll(async () => {
   );
   pricing = await startPricing({ db: t.db, chains, log });
   await pricing.runOnce();
-  nft = await startNftWorker({ db: t.db, chains, log, allowPrivateHosts: true });
+  nft = await startNftWorker({
+    db: t.db,
+    chains,
+    log,
+    allowHosts: [new URL(devnet.metadataUrl).host],
+  });
   ({ key } = await createKeyStore(t.db).create({ name: 'e2e' }));
   app = await createApiServer({
     db: t.db,

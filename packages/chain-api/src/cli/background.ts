@@ -16,27 +16,43 @@ export async function startBackground(opts: {
   db: Database;
   chains: ChainConfig[];
   log: Logger;
-  devnet: boolean;
+  /** Metadata server of the local devnet: the only private host the NFT fetcher may reach. */
+  devnetMetadataUrl?: string | undefined;
   env?: NodeJS.ProcessEnv;
 }): Promise<Background> {
   const { db, chains, log } = opts;
-  const indexers = await startIndexers({ db, chains, log: log.child({ worker: 'indexer' }) });
-  const pricing = await startPricing({ db, chains, log: log.child({ worker: 'pricing' }) });
-  const nft = await startNftWorker({
-    ...nftConfigFromEnv(opts.env ?? process.env),
-    db,
-    chains,
-    log: log.child({ worker: 'nft' }),
-    // The devnet serves its NFT metadata from a local HTTP server.
-    ...(opts.devnet ? { allowPrivateHosts: true } : {}),
-  });
-  return {
-    status: () => indexers.status(),
-    async stop() {
-      // Stop consumers of the store before the indexer that feeds them.
-      await nft.stop();
-      await pricing.stop();
-      await indexers.stop();
-    },
+  const started: { stop(): Promise<void> }[] = [];
+  const stopAll = async () => {
+    // Consumers of the store first, then the indexer that feeds them.
+    for (const worker of [...started].reverse()) await worker.stop();
   };
+  try {
+    return await startAll();
+  } catch (error) {
+    await stopAll().catch(() => {});
+    throw error;
+  }
+
+  async function startAll(): Promise<Background> {
+    const indexers = await startIndexers({ db, chains, log: log.child({ worker: 'indexer' }) });
+    started.push(indexers);
+    const pricing = await startPricing({ db, chains, log: log.child({ worker: 'pricing' }) });
+    started.push(pricing);
+    const nftEnv = nftConfigFromEnv(opts.env ?? process.env);
+    // The devnet serves its NFT metadata from a local HTTP server: exempt that host only from the
+    // SSRF guard (a redirect from it elsewhere is still checked).
+    const allowHosts = [
+      ...(nftEnv.allowHosts ?? []),
+      ...(opts.devnetMetadataUrl ? [new URL(opts.devnetMetadataUrl).host] : []),
+    ];
+    const nft = await startNftWorker({
+      ...nftEnv,
+      db,
+      chains,
+      log: log.child({ worker: 'nft' }),
+      ...(allowHosts.length > 0 ? { allowHosts } : {}),
+    });
+    started.push(nft);
+    return { status: () => indexers.status(), stop: stopAll };
+  }
 }

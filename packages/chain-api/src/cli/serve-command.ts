@@ -68,7 +68,12 @@ export async function serveCommand(
     let background: Background | undefined;
     if (flags.index) {
       const { startBackground } = await import('./background.js');
-      background = await startBackground({ db, chains, log, devnet: flags.devnet });
+      background = await startBackground({
+        db,
+        chains,
+        log,
+        devnetMetadataUrl: devnet?.metadataUrl,
+      });
       cleanups.push(() => background!.stop());
     }
     if (!flags.api) return { stop };
