@@ -15,6 +15,8 @@ export interface BalancesQuery {
   excludeUnpriced?: boolean | undefined;
   /** Include zero balances (the single-token endpoint answers "0"). */
   includeZero?: boolean | undefined;
+  /** Select the pricing pool's columns (metadata=pools); skipped otherwise, they cost decoding. */
+  withPools?: boolean | undefined;
   after?: BalanceKey | undefined;
   limit: number;
 }
@@ -78,7 +80,7 @@ export async function selectBalances(db: ReadDb, q: BalancesQuery): Promise<Bala
   const sql = `
     select b.chain_id, b.kind, b.address, b.amount::text as amount,
            t.name, t.symbol, t.decimals, p.price_usd, p.pool_size, p.low_liquidity,
-           p.pool_type, p.pool_address, p.pool_tokens
+           ${q.withPools ? 'p.pool_type, p.pool_address, p.pool_tokens' : 'null as pool_type, null as pool_address, null as pool_tokens'}
       from (${parts.join(' union all ')}) b
       left join tokens t on b.kind = 1 and t.chain_id = b.chain_id and t.address = b.address
       left join token_prices p on p.chain_id = b.chain_id and p.token = b.address

@@ -103,6 +103,7 @@ export function balancesRoute(ctx: ApiContext) {
                 },
                 minPoolUsd: query.exclude_spam_tokens ? ctx.spamPoolUsd : undefined,
                 excludeUnpriced: query.exclude_unpriced,
+                withPools: query.metadata?.includes('pools'),
                 after,
                 limit: query.limit + 1,
               });

@@ -58,6 +58,7 @@ export function tokenBalanceRoute(ctx: ApiContext) {
             tokens:
               token === 'native' ? undefined : { chainIds: [chain.chainId], addresses: [token] },
             includeZero: true,
+            withPools: query.metadata?.includes('pools'),
             limit: 1,
           });
           if (rows.length === 0) rows.push(await zeroBalance(ctx, chain.chainId, token));
