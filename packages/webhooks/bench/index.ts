@@ -6,6 +6,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as octokit from '@octokit/webhooks';
 import autocannon from 'autocannon';
+import { interleavedMedianLatency } from './interleaved-latency.js';
 import { bestOfAlternating } from './ops-per-second.js';
 import { issuesOpenedPayload, payloadOfSize, pushPayload } from './payloads.js';
 
@@ -167,12 +168,43 @@ async function benchMiddleware(): Promise<void> {
   });
 }
 
+async function benchLatency(): Promise<void> {
+  const body = pushPayload();
+  const ours = await startServer('sluice');
+  const peer = await startServer('octokit');
+  const headers = (prefix: string) => ({
+    'content-type': 'application/json',
+    [`${prefix}-event`]: 'push',
+    [`${prefix}-delivery`]: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+    'x-hub-signature-256': hmac(body),
+  });
+  try {
+    const [sluiceMicros, octokitMicros] = await interleavedMedianLatency(
+      { port: ours.port, headers: headers('x-provider') },
+      { port: peer.port, headers: headers('x-github') },
+      body,
+      Number(process.env.BENCH_LATENCY_REQUESTS ?? 3000),
+    );
+    // Shown as requests/s of one sequential client (1e6 / median µs): higher is better.
+    report({
+      name: 'middleware, 1 connection, median latency',
+      sluice: 1e6 / sluiceMicros,
+      octokit: 1e6 / octokitMicros,
+      unit: 'req/s',
+    });
+  } finally {
+    ours.child.kill('SIGTERM');
+    peer.child.kill('SIGTERM');
+  }
+}
+
 console.log(
   `@sluice/webhooks vs @octokit/webhooks ${octokitVersion()} | node ${process.version} | ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}) | load average at start ${loadavg()[0]?.toFixed(1)}`,
 );
 await benchVerify();
 await benchReceive();
 await benchMiddleware();
+await benchLatency();
 console.log(
   '\n| benchmark | @sluice/webhooks | @octokit/webhooks 14 | ratio |\n|---|---:|---:|---:|',
 );

@@ -1,5 +1,4 @@
 import { assertArguments } from './assert-arguments.js';
-import { formatSignature } from './format-signature.js';
 import type { HmacBackend } from './hmac-backend.js';
 
 /**
@@ -16,5 +15,5 @@ export async function signWithBackend(
   payload: string | Uint8Array,
 ): Promise<string> {
   assertArguments('sign', { secret, payload });
-  return formatSignature(await backend.hmac(secret, payload));
+  return `sha256=${await backend.hmacHex(secret, payload)}`;
 }

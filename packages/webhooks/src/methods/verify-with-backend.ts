@@ -1,6 +1,8 @@
 import { assertArguments } from './assert-arguments.js';
 import type { HmacBackend } from './hmac-backend.js';
-import { parseSignature } from './signature-format.js';
+import { isWellFormedSignature } from './is-well-formed-signature.js';
+
+const PREFIX_LENGTH = 'sha256='.length;
 
 /**
  * `verify()` on an explicit backend (node:crypto or crypto.subtle).
@@ -21,11 +23,10 @@ export function verifyWithBackend(
   } catch (error) {
     return Promise.reject(error);
   }
-  const expected = parseSignature(signature);
-  // Malformed signatures are rejected before any HMAC work; the format is public, not secret.
-  if (expected === null) return Promise.resolve(false);
-  const digest = backend.hmac(secret, payload);
+  if (!isWellFormedSignature(signature)) return Promise.resolve(false);
+  const expected = signature.slice(PREFIX_LENGTH);
+  const digest = backend.hmacHex(secret, payload);
   // node:crypto answers synchronously: skip a needless await.
-  if (digest instanceof Uint8Array) return Promise.resolve(backend.equal(digest, expected));
-  return digest.then((bytes) => backend.equal(bytes, expected));
+  if (typeof digest === 'string') return Promise.resolve(backend.equalHex(digest, expected));
+  return digest.then((hex) => backend.equalHex(hex, expected));
 }

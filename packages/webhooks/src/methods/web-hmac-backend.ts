@@ -1,4 +1,5 @@
 import type { HmacBackend } from './hmac-backend.js';
+import { toHex } from './to-hex.js';
 
 const encoder = new TextEncoder();
 
@@ -41,16 +42,19 @@ export function createWebHmacBackend(subtle: SubtleCrypto = globalThis.crypto.su
 
   return {
     name: 'web',
-    async hmac(secret, payload) {
+    async hmacHex(secret, payload) {
       const data = typeof payload === 'string' ? encoder.encode(payload) : payload;
-      return new Uint8Array(
-        await subtle.sign('HMAC', await importKey(secret), data as Uint8Array<ArrayBuffer>),
+      const digest = await subtle.sign(
+        'HMAC',
+        await importKey(secret),
+        data as Uint8Array<ArrayBuffer>,
       );
+      return toHex(new Uint8Array(digest));
     },
-    equal(a, b) {
+    equalHex(a, b) {
       if (a.length !== b.length) return false;
       let diff = 0;
-      for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
+      for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
       return diff === 0;
     },
   };
