@@ -47,8 +47,17 @@ const unseen = /* sql */ `
 create index nft_collections_unseen_idx on nft_collections (chain_id, contract) where first_seen_at is null;
 `;
 
+// How far each chain's ERC-1155 URI events have been read from the indexer's logs table.
+const cursors = /* sql */ `
+create table nft_cursors (
+  chain_id         integer primary key,
+  uri_event_block  bigint  not null
+);
+`;
+
 /** Schema migrations of the NFT worker, for `migrate(db, nftMigrations)` after `chainMigrations`. */
 export const nftMigrations: Migration[] = [
   { id: 'nft-001-collections', sql: collections },
   { id: 'nft-002-unseen-collections', sql: unseen },
+  { id: 'nft-003-cursors', sql: cursors },
 ];

@@ -29,6 +29,7 @@ import { createSafeFetcher, type Resolver } from './safe-fetch.js';
 import { type ManualClassification, spamConfig } from './spam/spam-config.js';
 import { computeSpamScores } from './spam/spam-store.js';
 import type { SpamFeature } from './spam/weights.js';
+import { requeueUriEvents } from './uri-events.js';
 
 /** Options of {@link startNftWorker}. */
 export interface NftWorkerOptions {
@@ -86,6 +87,8 @@ export interface NftPassStats {
   skipped: number;
   /** Tokens put back because the chain's node did not answer (not counted as failures). */
   deferred: number;
+  /** Tokens re-queued by an ERC-1155 `URI` event. */
+  requeued: number;
   collections: number;
   scored: number;
 }
@@ -147,6 +150,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
     clients.set(chain.chainId, createPublicClient({ transport }) as PublicClient);
   }
   const chainIds = [...clients.keys()];
+  const indexedChains = options.chains.filter((c) => clients.has(c.chainId));
   const abort = new AbortController();
   let stopping = false;
   let lastEnqueue = 0;
@@ -206,6 +210,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       failed: 0,
       skipped: 0,
       deferred: 0,
+      requeued: 0,
       collections: 0,
       scored: 0,
     };
@@ -214,6 +219,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       lastEnqueue = Date.now();
     }
     await fillFirstSeen(db);
+    stats.requeued = await requeueUriEvents(db, indexedChains);
     const pending = await collectionsDue(db, chainIds, 50);
     await forEachConcurrent(pending, concurrency, async (collection) => {
       const client = clients.get(collection.chainId);

@@ -7,6 +7,7 @@ import { claimDue, enqueueMissing, saveFailure, saveSuccess } from './metadata-s
 import { nftMigrations } from './migrations.js';
 import { spamConfig } from './spam/spam-config.js';
 import { computeSpamScores } from './spam/spam-store.js';
+import { erc1155UriTopic, requeueUriEvents } from './uri-events.js';
 
 const wallet = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
 const legit = '0x1000000000000000000000000000000000000001';
@@ -165,5 +166,42 @@ describe.each(['postgres', 'pglite'] as const)('NFT stores on %s', (kind) => {
       [legit],
     );
     expect(flagged.rows[0]?.is_spam).toBe(true);
+  });
+
+  it('re-queues tokens on indexed ERC-1155 URI events, once per event, across the unfinalized window', async () => {
+    const chains = [{ chainId: 1, finalityDepth: 10 }];
+    const status = async () =>
+      (
+        await t.db.query<{ status: string; refresh_block: string | null }>(
+          `select status, refresh_block::text as refresh_block from nft_metadata where chain_id = 1 and contract = $1 and token_id = 2`,
+          [legit],
+        )
+      ).rows[0];
+    const log = (block: number, index: number, topic0: string, id: bigint) =>
+      t.db.query(
+        `insert into logs (chain_id, block_number, tx_index, log_index, address, topic0, topic1, data)
+         values (1, $1, 0, $2, $3, $4, $5, '\\x00')`,
+        [block, index, legit, topic0, `0x${id.toString(16).padStart(64, '0')}`],
+      );
+    expect(await requeueUriEvents(t.db, chains)).toBe(0); // no checkpoint yet: nothing indexed
+    await t.db.query(
+      `insert into checkpoints (chain_id, indexed_block, indexed_hash) values (1, 100, '0x')`,
+    );
+    await log(50, 0, erc1155UriTopic, 2n);
+    await log(51, 0, `0x${'e'.repeat(64)}`, 2n); // another event
+    expect((await status())?.status).toBe('ok');
+    expect(await requeueUriEvents(t.db, chains)).toBe(1);
+    expect(await status()).toEqual({ status: 'pending', refresh_block: '50' });
+    expect(await requeueUriEvents(t.db, chains)).toBe(0);
+    // An event inside the unfinalized window (cursor = 100 - 10 = 90) is seen on every pass but
+    // re-queues only once.
+    await t.db.query(
+      `update nft_metadata set status = 'ok' where chain_id = 1 and contract = $1 and token_id = 2`,
+      [legit],
+    );
+    await log(95, 0, erc1155UriTopic, 2n);
+    expect(await requeueUriEvents(t.db, chains)).toBe(1);
+    expect(await requeueUriEvents(t.db, chains)).toBe(0);
+    expect(await status()).toEqual({ status: 'pending', refresh_block: '95' });
   });
 });
