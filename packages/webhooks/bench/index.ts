@@ -18,7 +18,7 @@ const sluice: typeof import('../src/index.js') = await import(
 const secret = randomBytes(24).toString('hex');
 const hmac = (payload: string): string =>
   `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 700);
 const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
@@ -151,6 +151,16 @@ async function benchMiddleware(): Promise<void> {
     peer.push(await loadTest('octokit', body));
     ours.push(await loadTest('sluice', body));
   }
+  // Context for the CPU figures: the JSON.parse every receiver must do for this payload.
+  const [parsePerSecond] = await bestOfAlternating(
+    () => JSON.parse(body),
+    () => JSON.parse(body),
+    3,
+    ROUND_MS,
+  );
+  console.log(
+    `  (JSON.parse of this payload alone: ${(1e6 / parsePerSecond).toFixed(0)} µs; server CPU per request: sluice ${Math.min(...ours.map((r) => r.cpuMicrosPerRequest)).toFixed(0)} µs, octokit ${Math.min(...peer.map((r) => r.cpuMicrosPerRequest)).toFixed(0)} µs)`,
+  );
   const best = (runs: LoadResult[], pick: (r: LoadResult) => number) => Math.max(...runs.map(pick));
   const name = `middleware, ${(bytes / 1024).toFixed(1)} KiB signed push`;
   report({
