@@ -5,6 +5,7 @@ import { migrate, openDatabase } from '@sluice/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, ConfigError } from './config.js';
+import { redactRequestLog } from './http/redact-request-log.js';
 import { userMigrations } from './store/migrations.js';
 import { createSqlUserStore } from './store/sql-user-store.js';
 
@@ -89,7 +90,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // PGlite's folder belongs to this process alone, so it is the only writer.
       store: createSqlUserStore(db, { soleWriter: db.kind === 'pglite' }),
       databaseKind: db.kind,
-      logger: { level: config.logLevel },
+      logger: { level: config.logLevel, serializers: { req: redactRequestLog } },
       https,
       bodyLimit: config.bodyLimit,
     });
