@@ -76,7 +76,9 @@ export async function selectBalances(db: ReadDb, q: BalancesQuery): Promise<Bala
     if (q.tokens) {
       const ids = add(q.tokens.chainIds);
       const addresses = add(q.tokens.addresses);
+      // token = any(...) is an index condition on the primary key: a direct lookup per token.
       filters.push(
+        `x.token = any(${addresses}::text[])`,
         `(x.chain_id, x.token) in (select * from unnest(${ids}::int[], ${addresses}::text[]))`,
       );
     }
