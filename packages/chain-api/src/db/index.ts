@@ -1,4 +1,10 @@
 export { type BulkColumn, bulkInsert } from './bulk-insert.js';
 export { chainMigrations } from './migrations.js';
+export { type CopyQueryable, withCopyTransaction } from './pg-copy.js';
 export { rollbackTo, snapshotForUndo } from './undo-log.js';
-export { CheckpointConflictError, type WriteBatchInput, writeBatch } from './write-batch.js';
+export {
+  CheckpointConflictError,
+  type StoreLogs,
+  type WriteBatchInput,
+  writeBatch,
+} from './write-batch.js';

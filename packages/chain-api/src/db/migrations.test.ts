@@ -21,7 +21,8 @@ const tables = [
   'transactions',
 ];
 
-describe.each(['postgres', 'pglite'] as const)('chainMigrations on %s', (kind) => {
+// PGlite runs the same migrations in test/indexer/index-devnet.test.ts (one PGlite per suite: it is slow to boot).
+describe.each(['postgres'] as const)('chainMigrations on %s', (kind) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(kind);

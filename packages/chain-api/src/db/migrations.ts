@@ -41,7 +41,8 @@ create table transactions (
 );
 create index transactions_hash_idx on transactions (hash);
 
--- Raw receipt logs of every indexed transaction (for re-derivation and the NFT/pricing workers).
+-- Raw receipt logs. By default only those NOT decoded into typed rows (activity, pools, ...): e.g.
+-- ERC-1155 URI events and every contract's own events; storeLogs 'all' keeps every log.
 create table logs (
   chain_id      integer  not null,
   block_number  bigint   not null,

@@ -4,6 +4,9 @@ import { type BulkColumn, bulkInsert } from './bulk-insert.js';
 import { snapshotForUndo } from './undo-log.js';
 
 /** Another writer moved the checkpoint (or it isn't where this batch starts). */
+/** Raw logs to keep: all, only those not decoded into typed rows, or none. */
+export type StoreLogs = 'all' | 'undecoded' | 'none';
+
 export class CheckpointConflictError extends Error {
   override name = 'CheckpointConflictError';
 }
@@ -24,7 +27,7 @@ export interface WriteBatchInput {
   pruneUndoBelow: bigint;
   headBlock: bigint;
   backfillDone: boolean;
-  storeLogs: boolean;
+  storeLogs: StoreLogs;
 }
 
 const s = (v: bigint | number) => v.toString();
@@ -115,7 +118,8 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
     ]),
   );
 
-  if (input.storeLogs) {
+  if (input.storeLogs !== 'none') {
+    const logs = input.storeLogs === 'all' ? batch.logs : batch.logs.filter((l) => !l.decoded);
     await bulkInsert(
       tx,
       'logs',
@@ -131,7 +135,7 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
         ['topic3', 'text'],
         ['data', 'bytea'],
       ],
-      batch.logs.map((l) => [
+      logs.map((l) => [
         chain,
         s(l.blockNumber),
         l.txIndex,

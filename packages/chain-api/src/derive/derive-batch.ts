@@ -129,26 +129,31 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
     if (created) touch(out, created);
 
     const rows: ActivityRow[] = [];
-    const base = { blockNumber, blockTime: time, txIndex, txHash };
+    // Rows are built as fixed-shape literals (no object spread): this is the hottest loop.
     const add = (
       wallet: string,
       type: ActivityType,
       assetType: AssetType | null,
       logIndex: number,
       subIndex: number,
-      f: Partial<Pick<ActivityRow, 'tokenAddress' | 'from' | 'to' | 'value' | 'tokenId' | 'extra'>>,
+      from: string | null,
+      to: string | null,
+      f: Partial<Pick<ActivityRow, 'tokenAddress' | 'value' | 'tokenId' | 'extra'>>,
     ) => {
       if (wallet === ZERO_ADDRESS) return;
       rows.push({
-        ...base,
         wallet,
-        type,
-        assetType,
+        blockNumber,
+        blockTime: time,
+        txIndex,
         logIndex,
         subIndex,
+        txHash,
+        type,
+        assetType,
         tokenAddress: f.tokenAddress ?? null,
-        from: f.from ?? null,
-        to: f.to ?? null,
+        from,
+        to,
         value: f.value ?? null,
         tokenId: f.tokenId ?? null,
         extra: f.extra ?? null,
@@ -163,13 +168,12 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
       subIndex: number,
       f: Partial<Pick<ActivityRow, 'tokenAddress' | 'value' | 'tokenId' | 'extra'>>,
     ) => {
-      const g = { ...f, from: src, to: dst };
-      if (src === ZERO_ADDRESS) add(dst, 'mint', assetType, logIndex, subIndex, g);
-      else if (dst === ZERO_ADDRESS) add(src, 'burn', assetType, logIndex, subIndex, g);
-      else if (src === dst) add(src, 'transfer', assetType, logIndex, subIndex, g);
+      if (src === ZERO_ADDRESS) add(dst, 'mint', assetType, logIndex, subIndex, src, dst, f);
+      else if (dst === ZERO_ADDRESS) add(src, 'burn', assetType, logIndex, subIndex, src, dst, f);
+      else if (src === dst) add(src, 'transfer', assetType, logIndex, subIndex, src, dst, f);
       else {
-        add(src, 'send', assetType, logIndex, subIndex, g);
-        add(dst, 'receive', assetType, logIndex, subIndex, g);
+        add(src, 'send', assetType, logIndex, subIndex, src, dst, f);
+        add(dst, 'receive', assetType, logIndex, subIndex, src, dst, f);
       }
     };
 
@@ -201,8 +205,16 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
       const logIndex = Number(l.logIndex);
       const address = l.address.toLowerCase() as `0x${string}`;
       const topics = l.topics.map((t) => t.toLowerCase());
-      out.logs.push({ blockNumber, txIndex, logIndex, address, topics, data: l.data });
       const ev = decodeLog({ address, topics, data: l.data, logIndex, txIndex });
+      out.logs.push({
+        blockNumber,
+        txIndex,
+        logIndex,
+        address,
+        topics,
+        data: l.data,
+        decoded: ev !== null,
+      });
       if (ev) decodedInTx.push({ logIndex, ev });
     }
     for (let k = 0; k < decodedInTx.length; k++) {
@@ -290,29 +302,23 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
         }
         case 'erc20_approval':
           seenToken(out, ev.address, 'erc20', blockNumber);
-          add(ev.owner, 'approve', 'erc20', logIndex, 0, {
+          add(ev.owner, 'approve', 'erc20', logIndex, 0, ev.owner, ev.spender, {
             tokenAddress: ev.address,
-            from: ev.owner,
-            to: ev.spender,
             value: ev.value,
           });
           break;
         case 'erc721_approval':
           seenToken(out, ev.address, 'erc721', blockNumber);
-          add(ev.owner, 'approve', 'erc721', logIndex, 0, {
+          add(ev.owner, 'approve', 'erc721', logIndex, 0, ev.owner, ev.approved, {
             tokenAddress: ev.address,
-            from: ev.owner,
-            to: ev.approved,
             tokenId: ev.tokenId,
           });
           break;
         case 'approval_for_all':
           seenToken(out, ev.address, 'unknown', blockNumber);
           // asset_type is settled from the token's standard by resolveApprovalStandards.
-          add(ev.owner, 'approve', 'erc721', logIndex, 0, {
+          add(ev.owner, 'approve', 'erc721', logIndex, 0, ev.owner, ev.operator, {
             tokenAddress: ev.address,
-            from: ev.owner,
-            to: ev.operator,
             extra: { operator: true, approved: ev.approved },
           });
           break;
@@ -336,13 +342,20 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
           if (twin) break;
           seenToken(out, ev.address, 'erc20', blockNumber);
           const deposit = ev.kind === 'weth_deposit';
-          add(holder, deposit ? 'mint' : 'burn', 'erc20', logIndex, 0, {
-            tokenAddress: ev.address,
-            from: deposit ? ZERO_ADDRESS : holder,
-            to: deposit ? holder : ZERO_ADDRESS,
-            value: ev.wad,
-            extra: { event: deposit ? 'Deposit' : 'Withdrawal' },
-          });
+          add(
+            holder,
+            deposit ? 'mint' : 'burn',
+            'erc20',
+            logIndex,
+            0,
+            deposit ? ZERO_ADDRESS : holder,
+            deposit ? holder : ZERO_ADDRESS,
+            {
+              tokenAddress: ev.address,
+              value: ev.wad,
+              extra: { event: deposit ? 'Deposit' : 'Withdrawal' },
+            },
+          );
           erc20Delta(out, holder, ev.address, deposit ? ev.wad : -ev.wad, blockNumber);
           erc20Transfers.push({
             logIndex,
@@ -464,9 +477,7 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
       }
       if (sold && bought) {
         swapped = true;
-        add(from, 'swap', 'erc20', lastSwap.logIndex, SUB_SWAP, {
-          from,
-          to: from,
+        add(from, 'swap', 'erc20', lastSwap.logIndex, SUB_SWAP, from, from, {
           extra: {
             from_token_address: sold[0],
             from_token_value: (-sold[1]).toString(),
@@ -486,9 +497,7 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
       const covered =
         status === 1 && (swapped || (fn !== null && COVERED_CALLS.has(fn.name) && senderRows));
       if (!covered) {
-        add(from, 'call', null, -1, SUB_CALL, {
-          from,
-          to: to ?? created,
+        add(from, 'call', null, -1, SUB_CALL, from, to ?? created, {
           value,
           extra: {
             function: to ? fn : null,

@@ -60,6 +60,8 @@ export interface LogRow {
   address: string;
   topics: readonly string[];
   data: string;
+  /** Turned into typed rows (activity, pools, ...) by the decoder. */
+  decoded: boolean;
 }
 
 /** A pool-affecting event, applied in order against the known pools by the sequential stage. */
