@@ -325,14 +325,15 @@ describe('startNftWorker', () => {
     });
   });
 
-  it('refetches when a URI re-check finds a changed URI, and only then', async () => {
+  it('a URI re-check refetches a changed URI, leaves an unchanged immutable one alone', async () => {
     await t.db.query(
-      `update nft_metadata set next_attempt = now() where contract = $1 and token_id in (1, 3)`,
+      `update nft_metadata set next_attempt = now() where contract = $1 and token_id in (1, 3, 5, 7)`,
       [erc721],
     );
     await send(erc721, 'DevCollection', 'setTokenURI', [1n, `${origin}/meta/1-moved.json`]);
     const stats = await worker.runOnce();
-    expect(stats.unchanged).toBe(1); // token 3
+    expect(stats.unchanged).toBe(2); // tokens 3 (data:) and 5 (ipfs://): immutable, not refetched
+    expect(stats.fetched).toBe(2); // token 1 (new URI) and token 7 (same http URI, refetched)
     expect(await row(erc721, 1n)).toMatchObject({
       status: 'ok',
       uri: `${origin}/meta/1-moved.json`,

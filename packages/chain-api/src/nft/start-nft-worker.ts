@@ -28,6 +28,7 @@ import { resolveUri } from './resolve-uri.js';
 import { createSafeFetcher, type Resolver } from './safe-fetch.js';
 import { type ManualClassification, spamConfig } from './spam/spam-config.js';
 import { computeSpamScores } from './spam/spam-store.js';
+import { isContentAddressedUri } from './spam/text-signals.js';
 import type { SpamFeature } from './spam/weights.js';
 import { requeueUriEvents } from './uri-events.js';
 
@@ -168,7 +169,9 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
     let uri: string | null = null;
     try {
       uri = await readTokenUri(client, token.contract, token.tokenId, token.standard);
-      if (token.status === 'ok' && token.uri === uri) {
+      // A daily re-check: immutable (IPFS/Arweave/data:) documents are only refetched when the
+      // URI changed; server-hosted ones are refetched anyway (reveals without ERC-4906 events).
+      if (token.status === 'ok' && token.uri === uri && isContentAddressedUri(uri)) {
         await saveUnchanged(db, token, recheckMs);
         stats.unchanged++;
         return;
