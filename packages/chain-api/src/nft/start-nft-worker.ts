@@ -156,15 +156,16 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   let stopping = false;
   let lastEnqueue = 0;
 
-  async function processToken(token: ClaimedToken, stats: NftPassStats): Promise<void> {
+  /** Processes one claimed token; true when its stored metadata changed. */
+  async function processToken(token: ClaimedToken, stats: NftPassStats): Promise<boolean> {
     const client = clients.get(token.chainId);
-    if (!client) return;
+    if (!client) return false;
     if (!token.held) {
       // Burned (or all units gone): nothing to show, and tokenURI usually reverts. Look again
       // at the slowest retry pace in case it is minted again.
       await saveFailure(db, token, null, 'NOT_HELD: no current holder', schedule.maxMs);
       stats.skipped++;
-      return;
+      return false;
     }
     let uri: string | null = null;
     try {
@@ -174,7 +175,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       if (token.status === 'ok' && token.uri === uri && isContentAddressedUri(uri)) {
         await saveUnchanged(db, token, recheckMs);
         stats.unchanged++;
-        return;
+        return false;
       }
       const source = resolveUri(uri, gateways);
       const host = source.kind === 'url' ? new URL(source.url).host : 'inline';
@@ -182,13 +183,15 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       const meta = await perHost.run(host, () =>
         loadMetadata(tokenUri, { fetcher, gateways, signal: abort.signal }),
       );
-      if (await saveSuccess(db, token, uri, meta, recheckMs)) stats.fetched++;
+      if (!(await saveSuccess(db, token, uri, meta, recheckMs))) return false;
+      stats.fetched++;
+      return true;
     } catch (error) {
-      if (stopping) return; // the lease expires and the token is retried on the next start
+      if (stopping) return false; // the lease expires and the token is retried on the next start
       if (error instanceof NftError && error.code === 'RPC_UNAVAILABLE') {
         await saveRetryLater(db, token, rpcRetryMs);
         stats.deferred++;
-        return;
+        return false;
       }
       const text = describeError(error);
       await saveFailure(db, token, uri, text, retryDelay(token.attempts + 1, schedule));
@@ -202,6 +205,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
         },
         'nft metadata failed',
       );
+      return true;
     }
   }
 
@@ -244,11 +248,14 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
     });
     const leaseMs = fetchTimeoutMs * 3 + 60_000;
     const tokens = await claimDue(db, chainIds, concurrency * 4, leaseMs);
-    await forEachConcurrent(tokens, concurrency, (token) => processToken(token, stats));
-    const touched = new Map<string, { chainId: number; contract: string }>();
-    for (const t of tokens)
-      touched.set(`${t.chainId}:${t.contract}`, { chainId: t.chainId, contract: t.contract });
-    await markCollectionsDirty(db, [...touched.values()]);
+    const changed = new Map<string, { chainId: number; contract: string }>();
+    await forEachConcurrent(tokens, concurrency, async (token) => {
+      if (await processToken(token, stats)) {
+        changed.set(`${token.chainId}:${token.contract}`, token);
+      }
+    });
+    // Re-score the collections whose stored metadata changed in this pass.
+    await markCollectionsDirty(db, [...changed.values()]);
     stats.scored = await computeSpamScores(db, config, {
       limit: 200,
       maxAgeMs: options.spamRescoreMs ?? 600_000,
