@@ -48,8 +48,16 @@ export async function interleavedMedianLatency(
   const latB: number[] = [];
   try {
     for (let i = 0; i < warmup + requests; i++) {
-      const la = await send(agentA, a, body);
-      const lb = await send(agentB, b, body);
+      // Swap who goes first each iteration so neither side always follows the other.
+      let la: number;
+      let lb: number;
+      if (i % 2 === 0) {
+        la = await send(agentA, a, body);
+        lb = await send(agentB, b, body);
+      } else {
+        lb = await send(agentB, b, body);
+        la = await send(agentA, a, body);
+      }
       if (i >= warmup) {
         latA.push(la);
         latB.push(lb);

@@ -23,7 +23,8 @@ export async function opsPerSecond(
 }
 
 /**
- * Alternates two functions for `rounds` short rounds and keeps each one's best round: other
+ * Alternates two functions for `rounds` short rounds (swapping which goes first) and keeps each
+ * one's best round: other
  * processes on the machine can only slow a round down, so the best round is the least disturbed.
  */
 export async function bestOfAlternating(
@@ -35,8 +36,15 @@ export async function bestOfAlternating(
   let bestA = 0;
   let bestB = 0;
   for (let i = 0; i < rounds; i++) {
-    bestA = Math.max(bestA, await opsPerSecond(a, roundMs));
-    bestB = Math.max(bestB, await opsPerSecond(b, roundMs));
+    // Swap who goes first each round: the second of a pair measured systematically faster
+    // (garbage and CPU state left by the first), which would bias a fixed order.
+    if (i % 2 === 0) {
+      bestA = Math.max(bestA, await opsPerSecond(a, roundMs));
+      bestB = Math.max(bestB, await opsPerSecond(b, roundMs));
+    } else {
+      bestB = Math.max(bestB, await opsPerSecond(b, roundMs));
+      bestA = Math.max(bestA, await opsPerSecond(a, roundMs));
+    }
   }
   return [bestA, bestB];
 }
