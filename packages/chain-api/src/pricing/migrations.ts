@@ -43,9 +43,10 @@ create table price_history (
   quote           text             not null,
   price_in_quote  double precision not null,
   pool_address    text,
-  primary key (chain_id, token, block_number)
+  -- (token, block) is unique on its own; keying by time too lets the primary key serve the
+  -- "latest point at or before T" scans (read backwards), saving a second index on every insert.
+  primary key (chain_id, token, time, block_number)
 );
-create index price_history_time_idx on price_history (chain_id, token, time desc, block_number desc);
 create index price_history_block_idx on price_history (chain_id, block_number);
 
 -- Per chain: how far pool_states have been turned into prices, and what the queries need to know

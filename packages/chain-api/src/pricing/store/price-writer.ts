@@ -27,8 +27,8 @@ export async function insertPriceHistory(
        (chain_id, token, block_number, time, price_usd, pool_size, quote, price_in_quote, pool_address)
      select $1, * from unnest($2::text[], $3::bigint[], $4::timestamptz[], $5::float8[], $6::float8[],
                               $7::text[], $8::float8[], $9::text[])
-     on conflict (chain_id, token, block_number) do update set
-       time = excluded.time, price_usd = excluded.price_usd, pool_size = excluded.pool_size,
+     on conflict (chain_id, token, time, block_number) do update set
+       price_usd = excluded.price_usd, pool_size = excluded.pool_size,
        quote = excluded.quote, price_in_quote = excluded.price_in_quote, pool_address = excluded.pool_address`,
     [
       chainId,
