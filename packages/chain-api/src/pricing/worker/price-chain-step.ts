@@ -129,7 +129,9 @@ function groupByBlock(changes: (PoolState & PoolInfo)[]): (PoolState & PoolInfo)
  * throw StaleCursorError and write nothing).
  *
  * @example
- * const r = await priceChainStep(db, state, { thresholds, maxBlocks: 2000n, pendingGraceMs: 30000 });
+ * const r = await priceChainStep(db, state, {
+ *   thresholds, maxBlocks: 2000n, pendingGraceMs: 30_000, compaction: DEFAULT_COMPACTION,
+ * });
  */
 export async function priceChainStep(
   db: Database,
@@ -162,8 +164,9 @@ export async function priceChainStep(
     'select token from token_prices where chain_id = $1 and dirty',
     [chainId],
   );
+  // s.retry is only replaced once the step commits, so a held or aborted step loses nothing.
   const extra = new Set<string>(s.retry);
-  s.retry.clear();
+  const nextRetry = new Set<string>();
   for (const r of dirty.rows) if (r.token !== 'native') extra.add(r.token);
   if (!s.swept && from >= 0n) {
     for (const t of await routeTokensOfChain(db, chainId, quotes)) extra.add(t);
@@ -192,7 +195,9 @@ export async function priceChainStep(
     s.pendingSince ??= now();
     // Hold the cursor while the indexer fetches metadata, so the first points are not lost; past
     // the grace period, go on and retry those tokens at each step until their decimals arrive.
-    if (now() - s.pendingSince < opts.pendingGraceMs) return { ...idle, more: false };
+    // A quote token (stablecoin, wrapped native) is waited for without limit: every route needs it.
+    const quotePending = quotes.some((q) => pending.has(q));
+    if (quotePending || now() - s.pendingSince < opts.pendingGraceMs) return idle;
   } else {
     s.pendingSince = null;
   }
@@ -228,7 +233,7 @@ export async function priceChainStep(
     // The wrapped native first: the tokens routed through it use its new price.
     const ordered = [...moved].sort((a, b) => (a === wrapped ? -1 : b === wrapped ? 1 : 0));
     for (const t of ordered) {
-      if (pending.has(t) && !decimals.has(t)) s.retry.add(t);
+      if (pending.has(t) && !decimals.has(t)) nextRetry.add(t);
       else priceAt(t, first.blockNumber, first.blockTime, true);
     }
   }
@@ -236,9 +241,9 @@ export async function priceChainStep(
     blocks.at(-1)?.[0]?.blockTime ??
     (cp.rows[0]?.indexed_time ? new Date(cp.rows[0].indexed_time) : new Date(now()));
   for (const t of extra) {
-    if (current.has(t) || s.retry.has(t)) continue;
+    if (current.has(t) || nextRetry.has(t)) continue;
     if (pending.has(t) && !decimals.has(t)) {
-      s.retry.add(t);
+      nextRetry.add(t);
       continue;
     }
     priceAt(t, to, lastTime, false);
@@ -276,5 +281,7 @@ export async function priceChainStep(
     }
   });
   s.swept = true;
+  s.retry.clear();
+  for (const t of nextRetry) s.retry.add(t);
   return { fromBlock: from, toBlock: to, points: written.length, more: to < head, headBlock: head };
 }

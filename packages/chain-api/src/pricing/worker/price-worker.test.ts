@@ -351,6 +351,18 @@ describe.each(['postgres', 'pglite'] as const)('pricing on %s', (kind) => {
       await db.query(`update tokens set decimals = 18, status = 'ok' where address = $1`, [NEVER]);
       await priceChainStep(db, state, opts);
       expect(await current(NEVER)).toMatchObject({ price_usd: 2000, pool_size: 40_000 });
+
+      // a quote token whose metadata is pending holds the chain whatever the grace period
+      await db.query(`update tokens set decimals = null, status = 'pending' where address = $1`, [
+        USDC,
+      ]);
+      await setState(6, P6, 30_000n * E6, 10n * E18);
+      await checkpoint(6);
+      clock = 1_000_000;
+      expect((await priceChainStep(db, state, opts)).toBlock).toBe(5n);
+      await db.query(`update tokens set decimals = 6, status = 'ok' where address = $1`, [USDC]);
+      expect((await priceChainStep(db, state, opts)).toBlock).toBe(6n);
+      expect(await current(NEVER)).toMatchObject({ price_usd: 3000 });
     });
   });
 
