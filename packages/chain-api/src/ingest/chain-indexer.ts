@@ -483,6 +483,7 @@ export class ChainIndexer {
       to,
       this.log,
     );
+    this.stats.enrichMs += performance.now() - t2;
     return { batch, nativeBalances: balances, newTokens };
   }
 

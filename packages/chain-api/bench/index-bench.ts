@@ -1,0 +1,182 @@
+/**
+ * Indexing benchmark: builds a dense history on anvil (the devnet scenario + ≥100k ERC20 transfers
+ * across 1,000 wallets + ERC721 mints + router swaps), then indexes it cold, in one run:
+ *   1. Sluice into PostgreSQL, 2. Sluice into PGlite, 3. a bare eth_getLogs + COPY pipeline
+ *   (the practical limit), 4. Ponder 0.16.10 when bench/ponder-app is installed.
+ *
+ *   npm run bench:index -w @sluice/chain-api -- [--transfers 100000] [--wallets 1000] [--skip-pglite]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrate, openDatabase } from '@sluice/db';
+import { createTestDatabase, testDatabaseUrl } from '@sluice/db/testing';
+import pino from 'pino';
+import { chainMigrations } from '../src/db/index.js';
+import { indexOnce } from '../src/ingest/index.js';
+import { rpcCall } from '../test/indexer/random-workload.js';
+import { runBarePipeline } from './bare-pipeline.js';
+import { buildDenseHistory } from './dense-history.js';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1] ?? fallback) : fallback;
+}
+const flag = (name: string) => process.argv.includes(`--${name}`);
+
+interface Row {
+  run: string;
+  seconds: number;
+  blocks: number;
+  events: number;
+  transfers: number;
+  note: string;
+}
+
+const log = pino({ level: 'warn' });
+const rows: Row[] = [];
+let erc20Tokens: string[] = [];
+const t0 = Date.now();
+const history = await buildDenseHistory({
+  transfers: arg('transfers', 100_000),
+  walletCount: arg('wallets', 1_000),
+  perTx: arg('per-tx', 200),
+  txPerBlock: arg('tx-per-block', 2),
+  nftMints: arg('nft', 2_000),
+  swaps: arg('swaps', 200),
+});
+const url = history.devnet.rpcUrl;
+const head = Number(BigInt(await rpcCall<string>(url, 'eth_blockNumber')));
+console.log(
+  `history: ${head + 1} blocks, ${history.erc20Transfers} sprayed ERC20 transfers to ${history.wallets.length} wallets, ` +
+    `${history.nftMints} NFT mints, ${history.swaps} swaps on top of the devnet scenario (built in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+);
+
+try {
+  // 1. Sluice -> PostgreSQL
+  {
+    const t = await createTestDatabase('postgres');
+    await migrate(t.db, chainMigrations);
+    const start = performance.now();
+    const [s] = await indexOnce({ db: t.db, chains: [history.devnet.chain], log });
+    const seconds = (performance.now() - start) / 1000;
+    // ERC20 Transfer logs = distinct (block, log) of ERC20 movement rows (WETH Deposit/Withdrawal aside).
+    const { rows: c } = await t.db.query<{ n: string }>(
+      `select count(*) as n from (select distinct block_number, log_index from activity
+         where asset_type = 'erc20' and type in ('send','receive','mint','burn','transfer')
+           and log_index >= 0 and extra is null) x`,
+    );
+    const tok = await t.db.query<{ address: string }>(
+      `select address from tokens where standard = 'erc20'`,
+    );
+    erc20Tokens = tok.rows.map((r) => r.address);
+    const act = await t.db.query<{ n: string }>('select count(*) as n from activity');
+    rows.push({
+      run: 'Sluice -> PostgreSQL',
+      seconds,
+      blocks: s?.blocks ?? 0,
+      events: s?.events ?? 0,
+      transfers: Number(c[0]?.n),
+      note: `${act.rows[0]?.n} activity rows, balances, holdings, pools, traces, raw logs`,
+    });
+    console.log('sluice/postgres stage ms', s);
+    await t.drop();
+  }
+  // 2. Sluice -> PGlite
+  if (!flag('skip-pglite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
+    const db = await openDatabase({ dataDir: dir });
+    try {
+      await migrate(db, chainMigrations);
+      const start = performance.now();
+      const [s] = await indexOnce({ db, chains: [history.devnet.chain], log });
+      const seconds = (performance.now() - start) / 1000;
+      rows.push({
+        run: 'Sluice -> PGlite',
+        seconds,
+        blocks: s?.blocks ?? 0,
+        events: s?.events ?? 0,
+        transfers: rows[0]?.transfers ?? 0,
+        note: 'same store, embedded',
+      });
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  // 3. Bare pipeline -> PostgreSQL
+  {
+    const t = await createTestDatabase('postgres');
+    const start = performance.now();
+    const n = await runBarePipeline(
+      t.db.pgPool as NonNullable<typeof t.db.pgPool>,
+      url,
+      head,
+      'bare_transfers',
+    );
+    const seconds = (performance.now() - start) / 1000;
+    rows.push({
+      run: 'bare getLogs+COPY -> PostgreSQL',
+      seconds,
+      blocks: head + 1,
+      events: n,
+      transfers: n,
+      note: 'ERC20 Transfer rows only, no derivation',
+    });
+    await t.drop();
+  }
+  // 4. Ponder, installed separately in bench/ponder-app (see README there).
+  const ponderDir = join(dirname(fileURLToPath(import.meta.url)), 'ponder-app');
+  if (existsSync(join(ponderDir, 'node_modules', 'ponder')) && !flag('skip-ponder')) {
+    for (const target of ['postgres', 'pglite'] as const) {
+      const res = spawnSync(process.execPath, [join(ponderDir, 'run-ponder.mjs')], {
+        cwd: ponderDir,
+        env: {
+          ...process.env,
+          PONDER_RPC_URL: url,
+          PONDER_TARGET: target,
+          PONDER_HEAD: String(head),
+          PONDER_TOKENS: erc20Tokens.join(','),
+          DATABASE_URL: testDatabaseUrl(),
+        },
+        encoding: 'utf8',
+        timeout: 900_000,
+      });
+      const m = /PONDER_RESULT (\{.*\})/.exec(res.stdout ?? '');
+      if (m?.[1]) {
+        const r = JSON.parse(m[1]) as { seconds: number; events: number };
+        // Ponder indexes exactly the ERC20 Transfer logs of these tokens: the count Sluice found.
+        r.events = rows[0]?.transfers ?? r.events;
+        rows.push({
+          run: `Ponder 0.16.10 -> ${target === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
+          seconds: r.seconds,
+          blocks: head + 1,
+          events: r.events,
+          transfers: r.events,
+          note: 'ERC20 Transfer balances app',
+        });
+      } else {
+        console.log(`ponder (${target}) did not report: ${(res.stderr ?? '').slice(-500)}`);
+      }
+    }
+  } else {
+    console.log('Ponder: not installed in bench/ponder-app (see README), skipped');
+  }
+} finally {
+  await history.devnet.stop();
+}
+
+const bare = rows.find((r) => r.run.startsWith('bare'));
+console.log(
+  '\n| run | seconds | blocks/s | decoded events/s | ERC20 transfers/s | vs bare (transfers/s) | what it writes |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---|');
+for (const r of rows) {
+  const tps = r.transfers / r.seconds;
+  const ratio = bare ? `${((tps / (bare.transfers / bare.seconds)) * 100).toFixed(0)}%` : '-';
+  console.log(
+    `| ${r.run} | ${r.seconds.toFixed(2)} | ${(r.blocks / r.seconds).toFixed(0)} | ${(r.events / r.seconds).toFixed(0)} | ${tps.toFixed(0)} | ${ratio} | ${r.note} |`,
+  );
+}
