@@ -60,7 +60,7 @@ export async function serveCommand(
     const { chains, devnet } = await resolveChains(flags.devnet, env, log);
     if (devnet) cleanups.push(() => devnet.stop());
 
-    const db: Database = await openStore(config);
+    const db: Database = await openStore(config, { devnet: flags.devnet });
     cleanups.push(() => db.close());
     const keyStore = createKeyStore(db);
     if (config.apiKeys.length > 0) await keyStore.seed(config.apiKeys);
