@@ -35,6 +35,8 @@ export async function seedBenchStore(db: Queryable, lightWallets = 10_000): Prom
     amount: BigInt(i + 1) * 10n ** 18n + 12345n,
   }));
   const collections = Array.from({ length: 20 }, (_, i) => addr('bench-nft', i));
+  // A 21st collection is airdropped spam: the heavy wallet holds 100 of it, hidden by filter_spam.
+  const spamCollection = addr('bench-spam-nft');
   const counterparty = addr('counterparty');
 
   await insertTokens(db, [
@@ -46,7 +48,7 @@ export async function seedBenchStore(db: Queryable, lightWallets = 10_000): Prom
       symbol: `TK${i}`,
       decimals: 18,
     })),
-    ...collections.map((address, i) => ({
+    ...[...collections, spamCollection].map((address, i) => ({
       chainId,
       address,
       standard: 'erc721' as const,
@@ -114,6 +116,17 @@ export async function seedBenchStore(db: Queryable, lightWallets = 10_000): Prom
       lastAcquired: now - i * 60,
     });
   }
+  for (let i = 0; i < 100; i++) {
+    holdings.push({
+      chainId,
+      wallet: heavy,
+      contract: spamCollection,
+      tokenId: String(i),
+      standard: 'erc721',
+      balance: '1',
+      lastAcquired: now - i,
+    });
+  }
   for (const [w, wallet] of light.entries()) {
     holdings.push({
       chainId,
@@ -140,6 +153,23 @@ export async function seedBenchStore(db: Queryable, lightWallets = 10_000): Prom
             '[{"feature":"trade_volume","value":5,"feature_score":0,"feature_weight":0.25}]'::jsonb, 'ok'
        from unnest($2::text[]) as c`,
     [chainId, collections],
+  );
+  await db.query(
+    `insert into nft_collections (chain_id, contract, name, symbol, spam_score, is_spam, spam_explanations, info_status)
+     values ($1, $2, 'Claim your reward', 'CLAIM', 95, true,
+             '[{"feature":"suspicious_words","value":2,"feature_score":100,"feature_weight":0.3}]'::jsonb, 'ok')`,
+    [chainId, spamCollection],
+  );
+  // Sales: 1 to 3 for every other NFT of the heavy wallet, and some for tokens it doesn't hold.
+  await db.query(
+    `insert into nft_sales (chain_id, contract, token_id, block_number, block_time, tx_hash, log_index,
+       seller, buyer, quantity, payment_token, price)
+     select $1, h.contract, h.token_id + extra, 500000 + s * 10, to_timestamp($2 - s * 3600),
+            '0x' || md5(h.contract || h.token_id::text || s::text || extra::text), s, $3, $4, 1, 'native',
+            (10000000000000000 * (s + 1))::numeric
+       from nft_holdings h, generate_series(0, 2) as s, (values (0), (100000000)) as e(extra)
+      where h.wallet = $4 and h.contract <> $5 and h.token_id::bigint % 2 = 0 and s <= h.token_id::bigint % 3`,
+    [chainId, now, addr('nft-seller'), heavy, spamCollection],
   );
 
   const activity: SeedActivity[] = [];

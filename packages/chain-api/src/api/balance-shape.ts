@@ -36,7 +36,9 @@ export async function shapeBalances(
         });
       }
     }
-    history = await pricing.pricesAt(requests);
+    history = pricing.historicalPricesAt
+      ? await pricing.historicalPricesAt(requests)
+      : await pricing.pricesAt(requests);
   }
   const metadata = new Set(opts.metadata ?? []);
 

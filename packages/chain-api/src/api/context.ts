@@ -16,6 +16,11 @@ export interface PriceAtRequest {
 export interface PricingLookups {
   /** USD price at each requested time, aligned with `items`; null = no price then (omitted). */
   pricesAt(items: readonly PriceAtRequest[]): Promise<(number | null)[]>;
+  /**
+   * Same contract, for `historical_prices` (times relative to now): may resolve to the minute and
+   * memoize settled answers. Defaults to `pricesAt`.
+   */
+  historicalPricesAt?(items: readonly PriceAtRequest[]): Promise<(number | null)[]>;
   /** Logo and website of a token (`native` for the chain's native asset). */
   tokenLinks(chainId: number, token: string): { logo?: string; url?: string } | undefined;
 }
