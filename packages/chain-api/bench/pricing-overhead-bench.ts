@@ -1,13 +1,14 @@
 /**
- * Does pricing slow the indexer down? Indexes the same dense, swap-heavy devnet history into fresh
- * PostgreSQL schemas with and without the pricing worker running in the same process, alternating,
- * and prints decoded events/s side by side.
+ * Does pricing slow the indexer down? Indexes the same history into fresh PostgreSQL schemas with
+ * and without the pricing worker running in the same process, alternating, and prints decoded
+ * events/s side by side, plus the time pricing needs for the whole history on its own.
  *
- *   npx tsx bench/pricing-overhead-bench.ts [--blocks 150] [--transfers 60] [--swaps 15] [--rounds 2]
+ *   npx tsx bench/pricing-overhead-bench.ts [--dense] [--blocks 150] [--transfers 60] [--swaps 15] [--rounds 3]
  *
- * History: the devnet scenario, then `--blocks` blocks each holding `--transfers` USDC transfers
- * to 1,000 wallets and `--swaps` router swaps over USDC/WETH and WETH/SLC (every swap moves pools,
- * so pool states are a far larger share of the events than on a real chain).
+ * History, default (swap-heavy): the devnet scenario, then `--blocks` blocks each holding
+ * `--transfers` USDC transfers to 1,000 wallets and `--swaps` router swaps over USDC/WETH and
+ * WETH/SLC. `--dense`: the indexer benchmark's dense history (bench/dense-history.ts defaults:
+ * 100,000 ERC20 transfers, 2,000 NFT mints, 200 swaps).
  */
 import { migrate } from '@sluice/db';
 import { createTestDatabase } from '@sluice/db/testing';
@@ -15,9 +16,10 @@ import pino from 'pino';
 import { type Address, createWalletClient, encodeFunctionData, http, parseAbi } from 'viem';
 import { foundry } from 'viem/chains';
 import { chainMigrations } from '../src/db/index.js';
-import { startDevnet } from '../src/devnet/index.js';
+import { type Devnet, startDevnet } from '../src/devnet/index.js';
 import { indexOnce } from '../src/ingest/index.js';
 import { pricingMigrations, startPricing } from '../src/pricing/index.js';
+import { buildDenseHistory } from './dense-history.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,7 +28,8 @@ function arg(name: string, fallback: number): number {
 const BLOCKS = arg('blocks', 150);
 const TRANSFERS = arg('transfers', 60);
 const SWAPS = arg('swaps', 15);
-const ROUNDS = arg('rounds', 2);
+const ROUNDS = arg('rounds', 3);
+const DENSE = process.argv.includes('--dense');
 
 const erc20 = parseAbi([
   'function transfer(address, uint256) returns (bool)',
@@ -37,8 +40,10 @@ const router = parseAbi([
 ]);
 
 const log = pino({ level: 'silent' });
-const devnet = await startDevnet({ trickle: false });
-try {
+
+/** The swap-heavy history on a fresh devnet. */
+async function swapHeavyHistory(): Promise<Devnet> {
+  const devnet = await startDevnet({ trickle: false });
   const { manifest } = devnet;
   const wallet = createWalletClient({ chain: foundry, transport: http(devnet.rpcUrl) });
   const rpc = (method: string, params: unknown[] = []) =>
@@ -93,7 +98,26 @@ try {
   console.log(
     `history: scenario + ${BLOCKS} blocks x (${TRANSFERS} transfers + ${SWAPS} swaps), generated in ${((performance.now() - genStart) / 1000).toFixed(1)} s`,
   );
+  return devnet;
+}
 
+async function denseHistory(): Promise<Devnet> {
+  const h = await buildDenseHistory({
+    transfers: 100_000,
+    walletCount: 1_000,
+    perTx: 200,
+    txPerBlock: 2,
+    nftMints: 2_000,
+    swaps: 200,
+  });
+  console.log(
+    `history: the indexer benchmark's dense history (${h.erc20Transfers} transfers, ${h.nftMints} NFT mints, ${h.swaps} swaps)`,
+  );
+  return h.devnet;
+}
+
+const devnet = DENSE ? await denseHistory() : await swapHeavyHistory();
+try {
   const results: Record<'off' | 'on', number[]> = { off: [], on: [] };
   const catchUp: number[] = [];
   const serialShare: number[] = [];
