@@ -192,19 +192,34 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
   );
 
   const to = s(batch.toBlock);
+  const erc20Cols: BulkColumn[] = [
+    ['wallet', 'text'],
+    ['chain_id', 'int4'],
+    ['token', 'text'],
+    ['amount', 'numeric'],
+    ['updated_block', 'int8'],
+  ];
+  const erc20 = [...batch.erc20Deltas.values()];
   await bulkInsert(
     tx,
     'erc20_balances',
-    [
-      ['wallet', 'text'],
-      ['chain_id', 'int4'],
-      ['token', 'text'],
-      ['amount', 'numeric'],
-      ['updated_block', 'int8'],
-    ],
-    [...batch.erc20Deltas.values()].map((d) => [d.wallet, chain, d.token, s(d.delta), s(d.block)]),
+    erc20Cols,
+    erc20
+      .filter((d) => d.absolute === undefined)
+      .map((d) => [d.wallet, chain, d.token, s(d.delta), s(d.block)]),
     `on conflict (wallet, chain_id, token) do update
        set amount = erc20_balances.amount + excluded.amount, updated_block = excluded.updated_block`,
+  );
+  // Seeded pairs (start block > 0): the balance read at the batch's last block is the truth.
+  await bulkInsert(
+    tx,
+    'erc20_balances',
+    erc20Cols,
+    erc20
+      .filter((d) => d.absolute !== undefined)
+      .map((d) => [d.wallet, chain, d.token, s(d.absolute as bigint), s(d.block)]),
+    `on conflict (wallet, chain_id, token) do update
+       set amount = excluded.amount, updated_block = excluded.updated_block`,
   );
 
   await bulkInsert(
@@ -387,6 +402,22 @@ async function writeNftHoldings(tx: Queryable, chain: number, batch: DerivedBatc
              last_acquired_block = greatest(nft_holdings.last_acquired_block, excluded.last_acquired_block),
              updated_block = excluded.updated_block`,
     );
+    const seeded = deltas.filter((d) => d.absolute !== undefined);
+    if (seeded.length > 0) {
+      // Pairs first seen after a non-zero start block: the balance read at the batch end wins.
+      await tx.query(
+        `update nft_holdings h set balance = d.amount
+           from unnest($2::text[], $3::text[], $4::numeric[], $5::numeric[]) as d(wallet, contract, token_id, amount)
+          where h.wallet = d.wallet and h.chain_id = $1 and h.contract = d.contract and h.token_id = d.token_id`,
+        [
+          chain,
+          seeded.map((d) => d.wallet),
+          seeded.map((d) => d.contract),
+          seeded.map((d) => s(d.tokenId)),
+          seeded.map((d) => s(d.absolute as bigint)),
+        ],
+      );
+    }
     await tx.query(
       `delete from nft_holdings h
         using unnest($2::text[], $3::text[], $4::numeric[]) as d(wallet, contract, token_id)

@@ -115,6 +115,8 @@ export interface Nft1155Delta {
   /** Time/block of the latest incoming transfer in the batch, if any. */
   acquired: { time: Date; block: bigint } | null;
   block: bigint;
+  /** Balance read at the batch's last block (pairs first seen after a non-zero start block). */
+  absolute?: bigint;
 }
 
 /** Everything one block range turns into, ready to write in one transaction. */
@@ -126,7 +128,17 @@ export interface DerivedBatch {
   logs: LogRow[];
   activity: ActivityRow[];
   /** key `${wallet}|${token}` */
-  erc20Deltas: Map<string, { wallet: string; token: string; delta: bigint; block: bigint }>;
+  erc20Deltas: Map<
+    string,
+    {
+      wallet: string;
+      token: string;
+      delta: bigint;
+      block: bigint;
+      /** Balance read at `toBlock` for a pair first seen after a non-zero start block. */
+      absolute?: bigint;
+    }
+  >;
   /** Addresses whose native balance may have changed. */
   nativeTouched: Set<string>;
   /** key `${contract}|${tokenId}` */

@@ -13,4 +13,5 @@ export {
 export type * from './derived-batch.js';
 export { fetchNativeBalances } from './native-balances.js';
 export { type InternalTransfer, internalTransfers } from './native-transfers.js';
+export { type BalanceQuery, fetchBalancesAt } from './seed-balances.js';
 export { decodeText, fetchTokenMetadata, type TokenMetadata } from './token-metadata.js';

@@ -13,6 +13,7 @@ import {
   type DeriveContext,
   type DerivedBatch,
   deriveBatch,
+  fetchBalancesAt,
   fetchNativeBalances,
   fetchTokenMetadata,
   type PoolState,
@@ -483,8 +484,58 @@ export class ChainIndexer {
       to,
       this.log,
     );
+    if (this.chain.startBlock > 0n) await this.seedBalances(batch, to);
     this.stats.enrichMs += performance.now() - t2;
     return { batch, nativeBalances: balances, newTokens };
+  }
+
+  /**
+   * Indexing from a non-zero start block misses earlier transfers: the first time a (wallet, token)
+   * pair shows up, its balance is read at the batch's last block instead of trusting deltas.
+   */
+  private async seedBalances(batch: DerivedBatch, to: bigint): Promise<void> {
+    const chainId = this.chain.chainId;
+    const erc20 = [...batch.erc20Deltas.values()];
+    const known20 = await this.db.query<{ wallet: string; token: string }>(
+      `select b.wallet, b.token from erc20_balances b
+         join unnest($2::text[], $3::text[]) as k(w, t) on b.wallet = k.w and b.token = k.t
+        where b.chain_id = $1`,
+      [chainId, erc20.map((d) => d.wallet), erc20.map((d) => d.token)],
+    );
+    const have20 = new Set(known20.rows.map((r) => `${r.wallet}|${r.token}`));
+    const new20 = erc20.filter((d) => !have20.has(`${d.wallet}|${d.token}`));
+    const n1155 = [...batch.nft1155.values()];
+    const known1155 = await this.db.query<{ wallet: string; contract: string; token_id: string }>(
+      `select h.wallet, h.contract, h.token_id::text as token_id from nft_holdings h
+         join unnest($2::text[], $3::text[], $4::numeric[]) as k(w, c, id)
+           on h.wallet = k.w and h.contract = k.c and h.token_id = k.id
+        where h.chain_id = $1`,
+      [
+        chainId,
+        n1155.map((d) => d.wallet),
+        n1155.map((d) => d.contract),
+        n1155.map((d) => d.tokenId.toString()),
+      ],
+    );
+    const have1155 = new Set(known1155.rows.map((r) => `${r.wallet}|${r.contract}|${r.token_id}`));
+    const new1155 = n1155.filter((d) => !have1155.has(`${d.wallet}|${d.contract}|${d.tokenId}`));
+    const values = await fetchBalancesAt(
+      this.rpc,
+      (this.caps as ChainCapabilities).multicall3,
+      [
+        ...new20.map((d) => ({ token: d.token, wallet: d.wallet })),
+        ...new1155.map((d) => ({ token: d.contract, wallet: d.wallet, id: d.tokenId })),
+      ],
+      to,
+    );
+    new20.forEach((d, i) => {
+      const v = values[i];
+      if (v !== null && v !== undefined) d.absolute = v;
+    });
+    new1155.forEach((d, i) => {
+      const v = values[new20.length + i];
+      if (v !== null && v !== undefined) d.absolute = v;
+    });
   }
 
   private async write(prepared: Prepared, head: bigint): Promise<void> {

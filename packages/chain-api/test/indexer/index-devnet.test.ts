@@ -137,6 +137,24 @@ describe('indexing a randomized workload', () => {
     }
   });
 
+  it('seeds first-seen balances when indexing starts after genesis', async () => {
+    const db = await freshDb('postgres');
+    const head = BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber'));
+    const startBlock = head / 2n; // wallets already hold tokens and NFTs from earlier blocks
+    await indexOnce({
+      db,
+      chains: [workloadChain(anvil.rpcUrl, w, { startBlock })],
+      log,
+      batchSize: 9,
+    });
+    const gt = await checkGroundTruth(db, anvil.rpcUrl, 31337);
+    expect(gt.mismatches).toEqual([]);
+    const { rows } = await db.query<{ n: string }>('select count(*) as n from erc20_balances');
+    expect(Number(rows[0]?.n)).toBeGreaterThan(10);
+    const first = await db.query<{ min: string }>('select min(number) as min from blocks');
+    expect(BigInt(first.rows[0]?.min ?? 0)).toBe(startBlock - 1n); // the anchor block
+  });
+
   it('refuses an RPC that serves another chain and stays not ready', async () => {
     const db = await freshDb('postgres');
     const indexers = await startIndexers({
