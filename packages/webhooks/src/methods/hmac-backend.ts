@@ -2,6 +2,4 @@
 export interface HmacBackend {
   readonly name: 'node' | 'web';
   hmacHex(secret: string, payload: string | Uint8Array): string | Promise<string>;
-  /** Constant-time equality of two lowercase hex digests of equal length. */
-  equalHex(a: string, b: string): boolean;
 }

@@ -25,24 +25,10 @@ export function createNodeHmacBackend(
   crypto: NodeCryptoModule | null = loadNodeCrypto() ?? null,
 ): HmacBackend | undefined {
   if (crypto === null) return undefined;
-  const { createHmac, timingSafeEqual } = crypto;
-  // Secret bytes per secret: saves re-encoding the key string on every delivery.
-  const keys = new Map<string, Buffer>();
-  const keyFor = (secret: string): Buffer => {
-    let key = keys.get(secret);
-    if (key === undefined) {
-      if (keys.size >= 32) keys.clear();
-      key = Buffer.from(secret, 'utf8');
-      keys.set(secret, key);
-    }
-    return key;
-  };
+  const { createHmac } = crypto;
   return {
     name: 'node',
     // Hex straight from OpenSSL is cheaper than a digest Buffer plus hex parsing.
-    hmacHex: (secret, payload) =>
-      createHmac('sha256', keyFor(secret)).update(payload).digest('hex'),
-    equalHex: (a, b) =>
-      a.length === b.length && timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1')),
+    hmacHex: (secret, payload) => createHmac('sha256', secret).update(payload).digest('hex'),
   };
 }

@@ -1,4 +1,5 @@
 import { assertArguments } from './assert-arguments.js';
+import { constantTimeEqual } from './constant-time-equal.js';
 import type { HmacBackend } from './hmac-backend.js';
 import { isWellFormedSignature } from './is-well-formed-signature.js';
 
@@ -27,6 +28,6 @@ export function verifyWithBackend(
   const expected = signature.slice(PREFIX_LENGTH);
   const digest = backend.hmacHex(secret, payload);
   // node:crypto answers synchronously: skip a needless await.
-  if (typeof digest === 'string') return Promise.resolve(backend.equalHex(digest, expected));
-  return digest.then((hex) => backend.equalHex(hex, expected));
+  if (typeof digest === 'string') return Promise.resolve(constantTimeEqual(digest, expected));
+  return digest.then((hex) => constantTimeEqual(hex, expected));
 }

@@ -51,11 +51,5 @@ export function createWebHmacBackend(subtle: SubtleCrypto = globalThis.crypto.su
       );
       return toHex(new Uint8Array(digest));
     },
-    equalHex(a, b) {
-      if (a.length !== b.length) return false;
-      let diff = 0;
-      for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-      return diff === 0;
-    },
   };
 }
