@@ -90,6 +90,16 @@ describe('createRpcClient', () => {
     expect(redactUrl(url)).toBe('http://127.0.0.1:1/…');
   });
 
+  it('speaks JSON-RPC over WebSocket too', async () => {
+    const rpc = createRpcClient({ url: anvil.rpcUrl.replace(/^http/, 'ws') });
+    try {
+      const out = await rpc.batch<{ number: string }>(blocks(5));
+      expect(out.map((b) => Number(b.number))).toEqual([0, 1, 2, 3, 4]);
+    } finally {
+      await rpc.close();
+    }
+  });
+
   it('probes capabilities', async () => {
     const rpc = createRpcClient({ url: anvil.rpcUrl });
     const caps = await probeCapabilities(rpc);

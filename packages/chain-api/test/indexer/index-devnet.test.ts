@@ -155,6 +155,13 @@ describe('indexing a randomized workload', () => {
     expect(BigInt(first.rows[0]?.min ?? 0)).toBe(startBlock - 1n); // the anchor block
   });
 
+  it('rejects a chain without an RPC URL with a clear error', async () => {
+    const db = dbs[0]?.db as Database;
+    await expect(
+      startIndexers({ db, chains: [workloadChain('', w, { rpcUrl: undefined })], log }),
+    ).rejects.toThrow('chain 31337 has no RPC URL');
+  });
+
   it('refuses an RPC that serves another chain and stays not ready', async () => {
     const db = await freshDb('postgres');
     const indexers = await startIndexers({
