@@ -10,11 +10,6 @@ import { interleavedMedianLatency } from './interleaved-latency.js';
 import { bestOfAlternating } from './ops-per-second.js';
 import { pushPayload } from './payloads.js';
 
-// The built package (what users run), like the peer's published bundle.
-const sluice: typeof import('../src/index.js') = await import(
-  new URL('../dist/index.js', import.meta.url).href
-);
-
 const secret = randomBytes(24).toString('hex');
 const hmac = (payload: string): string =>
   `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`;
