@@ -1,7 +1,8 @@
 /**
  * Does pricing slow the indexer down? Indexes the same history into fresh PostgreSQL schemas with
- * and without the pricing worker running in the same process, alternating, and prints decoded
- * events/s side by side, plus the time pricing needs for the whole history on its own.
+ * and without the pricing worker running in the same process (default 500 ms poll, as `serve` runs
+ * it), alternating, and prints decoded events/s side by side, plus the time pricing needs for the
+ * whole history on its own.
  *
  *   npx tsx bench/pricing-overhead-bench.ts [--dense] [--blocks 150] [--transfers 60] [--swaps 15] [--rounds 3]
  *
@@ -129,9 +130,7 @@ try {
       try {
         await migrate(t.db, [...chainMigrations, ...pricingMigrations]);
         const pricing =
-          mode === 'on'
-            ? await startPricing({ db: t.db, chains: [devnet.chain], log, intervalMs: 50 })
-            : null;
+          mode === 'on' ? await startPricing({ db: t.db, chains: [devnet.chain], log }) : null;
         const start = performance.now();
         const [stats] = await indexOnce({ db: t.db, chains: [devnet.chain], log });
         const seconds = (performance.now() - start) / 1000;
