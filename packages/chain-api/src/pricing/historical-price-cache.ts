@@ -37,6 +37,9 @@ export function createHistoricalPriceCache(
   const settledAfterMs = opts.settledAfterMs ?? 15 * MINUTE;
   const now = opts.now ?? Date.now;
   const cache = new Map<string, number | null>();
+  // Settled keys being fetched right now: concurrent requests (50 clients crossing a minute
+  // boundary together) wait for the one query instead of each sending its own.
+  const inflight = new Map<string, Promise<number | null>>();
 
   return {
     async pricesAt(queries) {
@@ -45,6 +48,7 @@ export function createHistoricalPriceCache(
       const missing: PriceAtQuery[] = [];
       const missingAt: number[] = [];
       const missingKeys: (string | null)[] = [];
+      const waits: Promise<void>[] = [];
       queries.forEach((q, i) => {
         const minute = Math.floor(q.time.getTime() / MINUTE) * MINUTE;
         const key = minute < settled ? `${q.chainId}:${q.token.toLowerCase()}:${minute}` : null;
@@ -56,23 +60,47 @@ export function createHistoricalPriceCache(
           out[i] = v;
           return;
         }
+        const pending = key === null ? undefined : inflight.get(key);
+        if (pending) {
+          waits.push(
+            pending.then((v) => {
+              out[i] = v;
+            }),
+          );
+          return;
+        }
         missing.push({ chainId: q.chainId, token: q.token, time: new Date(minute) });
         missingAt.push(i);
         missingKeys.push(key);
       });
       if (missing.length > 0) {
-        const fresh = await pricesAt(db, missing);
-        fresh.forEach((v, j) => {
-          out[missingAt[j]!] = v;
-          const key = missingKeys[j];
-          if (key) cache.set(key, v);
+        const batch = pricesAt(db, missing);
+        const mine = new Map<string, Promise<number | null>>();
+        missingKeys.forEach((key, j) => {
+          if (key === null || mine.has(key)) return;
+          const one = batch.then((fresh) => fresh[j] ?? null);
+          // Waiters see a failure through their own await; nobody waiting must not crash.
+          one.catch(() => {});
+          mine.set(key, one);
+          inflight.set(key, one);
         });
+        try {
+          const fresh = await batch;
+          fresh.forEach((v, j) => {
+            out[missingAt[j]!] = v;
+            const key = missingKeys[j];
+            if (key) cache.set(key, v);
+          });
+        } finally {
+          for (const [key, one] of mine) if (inflight.get(key) === one) inflight.delete(key);
+        }
         while (cache.size > maxEntries) {
           const oldest = cache.keys().next().value;
           if (oldest === undefined) break;
           cache.delete(oldest);
         }
       }
+      await Promise.all(waits);
       return out;
     },
     get size() {

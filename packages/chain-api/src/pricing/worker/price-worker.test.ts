@@ -274,6 +274,21 @@ describe.each(['postgres', 'pglite'] as const)('pricing on %s', (kind) => {
       });
       await tiny.pricesAt(qs);
       expect(tiny.size).toBe(2);
+      // concurrent misses for the same settled minutes share one statement
+      const shared = createHistoricalPriceCache(counting, { now: () => min(1000).getTime() });
+      const before = statements;
+      const answers = await Promise.all(Array.from({ length: 20 }, () => shared.pricesAt(qs)));
+      expect(answers).toEqual(Array.from({ length: 20 }, () => [6, 6.4, 8]));
+      expect(statements - before).toBe(1);
+      // a failed shared query rejects every waiter and is not remembered
+      const failing = {
+        query: (() => Promise.reject(new Error('db down'))) as typeof db.query,
+        exec: (sql: string) => db.exec(sql),
+      };
+      const broken = createHistoricalPriceCache(failing, { now: () => min(1000).getTime() });
+      const results = await Promise.allSettled([broken.pricesAt(qs), broken.pricesAt(qs)]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      expect(broken.size).toBe(0);
     });
 
     it('a reorg rollback removes later points and re-prices from the new branch', async () => {
