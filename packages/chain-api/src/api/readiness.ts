@@ -1,17 +1,9 @@
 import type { Queryable } from '@sluice/db';
+import type { ChainStatus } from '../ingest/chain-indexer.js';
 import type { SelectableChain } from './chain-selector.js';
 import { chainNotReady } from './chain-selector.js';
 
-/** Indexing progress of one chain, as /health reports it. */
-export interface ChainStatus {
-  chain_id: number;
-  name: string;
-  head_block: number | null;
-  indexed_block: number | null;
-  lag_seconds: number | null;
-  /** False while backfilling or while the node is unreachable: data may be incomplete. */
-  ready: boolean;
-}
+export type { ChainStatus };
 
 /** Where the API learns whether each chain's index is usable. */
 export interface StatusSource {
