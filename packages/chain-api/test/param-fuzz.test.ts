@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prng } from '../src/devnet/prng.js';
 import { startTestApi, type TestApi } from './support/api-harness.js';
 import {
   addr,
@@ -13,17 +14,6 @@ import {
  * for every parameter of every endpoint. Whatever the input, the answer is a 200 or a 400 whose
  * message names a parameter of the request; never a 500 or a hang.
  */
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const wallet = addr('fuzz-wallet');
 const token = addr('fuzz-token');

@@ -3,6 +3,7 @@ import type { Address } from '../chains/chain-config.js';
 import { DEVNET_USERS, type DevnetWalletName } from './accounts.js';
 import { type CompiledContracts, compileContracts } from './compile.js';
 import type { DevnetManifest } from './manifest.js';
+import { prng } from './prng.js';
 import type { DevnetLogger } from './scenario.js';
 import { createScenarioClient } from './scenario-client.js';
 
@@ -22,18 +23,6 @@ export interface Trickle {
   failures(): number;
   /** Stops after the transaction in flight, if any. Idempotent. */
   stop(): Promise<void>;
-}
-
-/** mulberry32: tiny, fast, good enough for picking scenario actions. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Wallets whose router approvals the scenario set up.

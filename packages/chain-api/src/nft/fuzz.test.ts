@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../devnet/prng.js';
 import { NftError } from './errors.js';
 import { normalizeGateways } from './gateways.js';
 import { normalizeMetadata } from './normalize-metadata.js';
 import { resolveUri } from './resolve-uri.js';
 import { attributeSales, type SaleTxInput } from './sales.js';
 
-/** Small deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = prng;
 
 const gw = normalizeGateways();
 const keys = [

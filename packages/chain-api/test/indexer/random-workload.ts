@@ -1,5 +1,6 @@
 import { encodeDeployData, encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { compileContracts } from '../../src/devnet/index.js';
+import { prng } from '../../src/devnet/prng.js';
 
 /** Minimal JSON-RPC call against the node (test helper). */
 export async function rpcCall<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
@@ -13,17 +14,8 @@ export async function rpcCall<T>(url: string, method: string, params: unknown[] 
   return body.result as T;
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32), shared with the devnet trickle. */
+export const rng = prng;
 
 export interface Workload {
   deployer: Hex;
