@@ -32,12 +32,17 @@ import { type BenchStore, seedBenchStore } from './seed-bench-store.js';
 const connections = 50;
 const duration = Number(process.env.BENCH_DURATION ?? 8);
 
-interface Row {
-  name: string;
+interface Run {
   reqPerSec: number;
   p50: number;
   p99: number;
   errors: number;
+}
+
+interface Row extends Run {
+  name: string;
+  /** The same requests with `Cache-Control: no-cache`: computed from the store every time. */
+  uncached?: Run;
 }
 
 function log(message: string) {
@@ -80,7 +85,8 @@ async function main() {
     const balances = rows.find((r) => r.name.startsWith('balances, 1,000 tokens (one page)'))!;
     log(
       `\nbalances API vs multicall baseline: ${(balances.reqPerSec / baseline.reqPerSec).toFixed(1)}x the requests/s` +
-        ` (p99 ${balances.p99} ms vs ${baseline.p99} ms)`,
+        ` (p99 ${balances.p99} ms vs ${baseline.p99} ms); uncached ${(balances.uncached!.reqPerSec / baseline.reqPerSec).toFixed(1)}x` +
+        ` (p99 ${balances.uncached!.p99} ms)`,
     );
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
@@ -134,29 +140,33 @@ async function benchEndpoints(base: string, key: string, store: BenchStore): Pro
     { name: 'supported-chains', path: '/v1/evm/supported-chains' },
   ];
   const rows: Row[] = [];
-  for (const c of cases) {
-    const path = c.path;
+  const run = async (path: string | (() => string), extra: Record<string, string>) => {
     const result = await autocannon({
       url: base,
       connections,
       duration,
-      headers: { 'x-sim-api-key': key, 'accept-encoding': 'identity' },
+      headers: { 'x-sim-api-key': key, 'accept-encoding': 'identity', ...extra },
       requests: [
         typeof path === 'string'
           ? { method: 'GET', path }
           : { method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) },
       ],
     });
-    const row = {
-      name: c.name,
+    return {
       reqPerSec: Math.round(result.requests.average),
       p50: result.latency.p50,
       p99: result.latency.p99,
       errors: result.errors + result.timeouts + result.non2xx,
     };
-    log(
-      `${row.name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}`,
-    );
+  };
+  const show = (r: Run) =>
+    `${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`;
+  for (const c of cases) {
+    // Uncached first, so the cached run does not start from entries the other one left.
+    const uncached = await run(c.path, { 'cache-control': 'no-cache' });
+    const cached = await run(c.path, {});
+    const row: Row = { name: c.name, ...cached, uncached };
+    log(`${row.name}: cached ${show(cached)} | uncached ${show(uncached)}`);
     rows.push(row);
   }
   return rows;
@@ -244,10 +254,16 @@ async function benchMulticall(store: BenchStore): Promise<Row> {
 
 function printTable(rows: Row[]) {
   log(
-    `\n| endpoint (${connections} connections, ${duration} s each) | req/s | p50 ms | p99 ms | errors |`,
+    `\n| endpoint (${connections} connections, ${duration} s each) | req/s | p50 ms | p99 ms | uncached req/s | uncached p50 ms | uncached p99 ms | errors |`,
   );
-  log('|---|---:|---:|---:|---:|');
-  for (const r of rows) log(`| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+  log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const u = r.uncached;
+    const uncached = u ? `${u.reqPerSec} | ${u.p50} | ${u.p99}` : '– | – | –';
+    log(
+      `| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${uncached} | ${r.errors + (u?.errors ?? 0)} |`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

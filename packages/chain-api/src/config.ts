@@ -21,6 +21,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** How long a verified key is cached (revocation delay). */
   keyCacheTtlMs: number;
+  /** In-memory response cache, invalidated by store changes; `maxBytes` 0 turns it off. */
+  responseCache: { maxBytes: number; maxAgeMs: number };
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -87,5 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     trustProxy: trustProxy === 'true' || trustProxy === '1',
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
+    responseCache: {
+      maxBytes: integer(env, 'RESPONSE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
+      maxAgeMs: integer(env, 'RESPONSE_CACHE_MAX_AGE_S', 30, 1, 86_400) * 1000,
+    },
   };
 }

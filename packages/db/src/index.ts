@@ -4,6 +4,8 @@ export { openDatabase } from './open-database.js';
 export type {
   Database,
   DatabaseKind,
+  Listener,
+  ListenOptions,
   Migration,
   OpenDatabaseOptions,
   Queryable,

@@ -1,4 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
+import { assertChannelName } from './listen-channel.js';
 import type { Database, Queryable, QueryResult } from './types.js';
 
 // Match node-postgres: 64-bit integers and numerics stay exact as strings.
@@ -56,6 +57,19 @@ export async function openPglite(dataDir: string, schema: string | undefined): P
     },
     async ping() {
       await serialize(() => pglite.query('select 1'));
+    },
+    async listen(channel, onNotify) {
+      assertChannelName(channel);
+      // One in-process connection: it never drops, so onConnectionChange is never called.
+      const unlisten = await serialize(() => pglite.listen(channel, onNotify));
+      let done = false;
+      return {
+        async close() {
+          if (done || closed) return;
+          done = true;
+          await serialize(() => unlisten());
+        },
+      };
     },
     async close() {
       if (closed) return;

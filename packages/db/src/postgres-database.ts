@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { listenPostgres } from './postgres-listener.js';
 import type { Database, OpenDatabaseOptions, Queryable, QueryResult } from './types.js';
 
 /** Opens a `pg` pool; with `schema`, creates it and makes it the first entry of every session's search path. */
@@ -14,12 +15,13 @@ export async function openPostgres(url: string, options: OpenDatabaseOptions): P
       await client.end();
     }
   }
-  const pool = new pg.Pool({
+  const clientConfig: pg.ClientConfig = {
     connectionString: url,
-    max: options.max ?? 10,
     application_name: options.applicationName ?? 'sluice',
     ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: options.max ?? 10 });
+  const listeners = new Set<{ close(): Promise<void> }>();
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
 
@@ -63,9 +65,20 @@ export async function openPostgres(url: string, options: OpenDatabaseOptions): P
     async ping() {
       await pool.query('select 1');
     },
+    async listen(channel, onNotify, listenOptions) {
+      const listener = await listenPostgres(clientConfig, channel, onNotify, listenOptions);
+      listeners.add(listener);
+      return {
+        async close() {
+          listeners.delete(listener);
+          await listener.close();
+        },
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((listener) => listener.close()));
       await pool.end();
     },
   };

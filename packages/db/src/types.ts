@@ -35,6 +35,21 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Checks the connection with `select 1`; rejects when the database is unreachable. */
   ping(): Promise<void>;
+  /**
+   * Subscribes to `NOTIFY` on `channel` (an unquoted identifier: lower-case letters, digits, `_`).
+   * On PostgreSQL this holds one dedicated connection (outside the pool) and reconnects after it
+   * drops; `onConnectionChange(false)` tells the caller notifications may have been missed until
+   * the next `onConnectionChange(true)`.
+   *
+   * @example
+   * const listener = await db.listen('jobs_changed', (payload) => wake(payload));
+   * await listener.close();
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: ListenOptions,
+  ): Promise<Listener>;
   /** Closes the pool (or the embedded database). Idempotent. */
   close(): Promise<void>;
 }
@@ -56,4 +71,16 @@ export interface OpenDatabaseOptions {
 export interface Migration {
   id: string;
   sql: string;
+}
+
+export interface ListenOptions {
+  /** Called with `false` when the listening connection drops and `true` once it listens again. */
+  onConnectionChange?: (connected: boolean) => void;
+  /** First reconnect delay in ms, doubled up to 5 s (default 250). */
+  reconnectDelayMs?: number;
+}
+
+/** An active `LISTEN`; `close()` unsubscribes (and ends the dedicated connection). Idempotent. */
+export interface Listener {
+  close(): Promise<void>;
 }

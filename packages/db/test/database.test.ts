@@ -108,7 +108,76 @@ describe.each(['postgres', 'pglite'] as const)('%s', (kind) => {
       await other.close();
     }
   });
+
+  it('delivers NOTIFY to listeners after commit, never for a rolled-back transaction', async () => {
+    const channel = `chan_${Math.random().toString(36).slice(2, 10)}`;
+    const got: string[] = [];
+    const listener = await t.db.listen(channel, (payload) => got.push(payload));
+    await t.db.query('select pg_notify($1, $2)', [channel, 'plain']);
+    await t.db.transaction(async (tx) => {
+      await tx.query('select pg_notify($1, $2)', [channel, 'committed']);
+    });
+    await t.db
+      .transaction(async (tx) => {
+        await tx.query('select pg_notify($1, $2)', [channel, 'rolled back']);
+        throw new Error('abort');
+      })
+      .catch(() => {});
+    await t.db.query('select pg_notify($1, $2)', [`${channel}_other`, 'elsewhere']);
+    await waitFor(() => got.length >= 2);
+    await t.db.query('select 1');
+    expect(got).toEqual(['plain', 'committed']);
+    await listener.close();
+    await listener.close();
+    await t.db.query('select pg_notify($1, $2)', [channel, 'after close']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await t.db.query('select 1');
+    expect(got).toEqual(['plain', 'committed']);
+  });
+
+  it('rejects channel names that are not plain identifiers', async () => {
+    for (const bad of ['', 'Upper', 'semi;colon', 'a b', '1abc', 'x'.repeat(64)]) {
+      await expect(t.db.listen(bad, () => {})).rejects.toThrow(TypeError);
+    }
+  });
+
+  it('reconnects a listener whose connection was killed and reports the gap', async () => {
+    if (kind !== 'postgres') return;
+    const channel = `chan_${Math.random().toString(36).slice(2, 10)}`;
+    const appName = `listen_${Math.random().toString(36).slice(2, 10)}`;
+    const own = await openDatabase({ url: t.url, applicationName: appName });
+    const got: string[] = [];
+    const changes: boolean[] = [];
+    const listener = await own.listen(channel, (payload) => got.push(payload), {
+      onConnectionChange: (connected) => changes.push(connected),
+      reconnectDelayMs: 20,
+    });
+    try {
+      const killed = await t.db.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where application_name = $1 and query ilike 'listen %'`,
+        [appName],
+      );
+      expect(killed.rowCount).toBe(1);
+      await waitFor(() => changes.length >= 2);
+      expect(changes).toEqual([false, true]);
+      await t.db.query('select pg_notify($1, $2)', [channel, 'after reconnect']);
+      await waitFor(() => got.length >= 1);
+      expect(got).toEqual(['after reconnect']);
+    } finally {
+      await listener.close();
+      await own.close();
+    }
+  });
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('openDatabase', () => {
   it('rejects an invalid schema name', async () => {

@@ -1,6 +1,29 @@
 import type { Migration } from '@sluice/db';
 
-/** Tables owned by the API layer: hashed API keys and server settings (the cursor secret). */
+/**
+ * Tables whose rows reach API responses. Each write statement to one of them notifies
+ * `sluice_store_changed` (once per transaction, at commit), which invalidates cached responses.
+ * A table added later that responses read must be added here in a new migration.
+ */
+export const servedTables = [
+  'activity',
+  'native_balances',
+  'erc20_balances',
+  'tokens',
+  'token_prices',
+  'price_history',
+  'pricing_cursors',
+  'nft_collections',
+  'nft_holdings',
+  'nft_metadata',
+  'nft_sales',
+  'nft_spam_overrides',
+] as const;
+
+/**
+ * Tables owned by the API layer: hashed API keys and server settings (the cursor secret); then
+ * the change notifications of the served tables.
+ */
 export const apiMigrations: Migration[] = [
   {
     id: 'api-001-api-keys',
@@ -18,6 +41,27 @@ export const apiMigrations: Migration[] = [
         name text primary key,
         value text not null
       );
+    `,
+  },
+  {
+    id: 'api-002-store-change-triggers',
+    // Statement-level, so a COPY of 10,000 rows costs one notify; NOTIFY dedupes identical
+    // payloads within a transaction and delivers at commit, never for a rollback.
+    sql: `
+      create or replace function sluice_store_changed() returns trigger
+      language plpgsql as $fn$
+      begin
+        perform pg_notify('sluice_store_changed', tg_table_schema);
+        return null;
+      end
+      $fn$;
+      ${servedTables
+        .map(
+          (table) => `create trigger ${table}_store_changed
+        after insert or update or delete or truncate on ${table}
+        for each statement execute function sluice_store_changed();`,
+        )
+        .join('\n      ')}
     `,
   },
 ];

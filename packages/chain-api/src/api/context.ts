@@ -3,6 +3,7 @@ import type { ChainRegistry } from './chain-selector.js';
 import type { CursorCodec } from './cursor.js';
 import type { ReadDb } from './queries/prepared-query.js';
 import type { StatusSource } from './readiness.js';
+import type { ResponseCaching } from './response-cache/send-cached.js';
 
 /** A historical price request: the latest price at or before `time`. */
 export interface PriceAtRequest {
@@ -36,6 +37,8 @@ export interface ApiContext {
   /** Pool size (USD) under which `exclude_spam_tokens` drops a token. */
   spamPoolUsd: number;
   pricing?: PricingLookups | undefined;
+  /** Reuse of serialized responses until the store changes; absent: off. */
+  caching?: ResponseCaching | undefined;
 }
 
 /** This server's supported-chains URL, for UNSUPPORTED_CHAIN_IDS warnings. */

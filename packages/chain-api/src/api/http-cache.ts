@@ -17,13 +17,15 @@ export function sendWithEtag(
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   reply.header('etag', etag).header('cache-control', cacheControl);
   const ifNoneMatch = request.headers['if-none-match'];
-  if (typeof ifNoneMatch === 'string' && matches(ifNoneMatch, etag)) {
+  if (etagMatches(ifNoneMatch, etag)) {
     return reply.code(304).send();
   }
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-function matches(header: string, etag: string): boolean {
+/** Whether an `If-None-Match` header names `etag` (or is `*`); weak tags compare by value. */
+export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (typeof header !== 'string') return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }

@@ -13,6 +13,9 @@ import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { registerOpenApi } from './openapi.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import type { StatusSource } from './readiness.js';
+import { ResponseCache } from './response-cache/response-cache.js';
+import type { ResponseCaching } from './response-cache/send-cached.js';
+import { watchStoreVersion } from './response-cache/store-version.js';
 import { activityRoute } from './routes/activity.js';
 import { balancesRoute } from './routes/balances.js';
 import { collectiblesRoute } from './routes/collectibles.js';
@@ -40,6 +43,11 @@ export interface ApiServerOptions {
   spamPoolUsd?: number;
   pricing?: PricingLookups;
   version?: string;
+  /**
+   * Keep serialized responses in memory until the store changes (announced by the store's
+   * triggers over LISTEN/NOTIFY) or `maxAgeMs` passes. Absent or `maxBytes: 0`: off.
+   */
+  responseCache?: { maxBytes: number; maxAgeMs: number } | undefined;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -70,6 +78,15 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('apiKey', null);
 
+  let caching: ResponseCaching | undefined;
+  if (opts.responseCache && opts.responseCache.maxBytes > 0) {
+    const version = await watchStoreVersion(opts.db);
+    caching = { cache: new ResponseCache(opts.responseCache), version };
+    app.addHook('onClose', async () => {
+      await version.close();
+    });
+  }
+
   const ctx: ApiContext = {
     db: opts.db,
     registry: createChainRegistry(opts.chains, opts.wellKnownChains),
@@ -78,6 +95,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     lowLiquidityUsd: opts.lowLiquidityUsd ?? 10_000,
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
+    caching,
   };
 
   app.addHook('onRequest', async (request, reply) => {

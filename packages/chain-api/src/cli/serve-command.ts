@@ -109,6 +109,7 @@ export async function serveCommand(
       logger: log,
       trustProxy: config.trustProxy,
       pricing: pricingLookups(db, chains),
+      responseCache: config.responseCache,
     });
     // Closing the server first stops new requests while the store is still open for in-flight ones.
     cleanups.push(() => app.close());

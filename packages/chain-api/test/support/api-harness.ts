@@ -1,4 +1,4 @@
-import { migrate } from '@sluice/db';
+import { type Database, migrate, openDatabase } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { PricingLookups } from '../../src/api/context.js';
@@ -12,6 +12,10 @@ import { createKeyStore } from '../../src/keys/key-store.js';
 
 export interface TestApi {
   t: TestDatabase;
+  /** The server's own connection (another pool than `t.db` on PostgreSQL, as in production). */
+  serverDb: Database;
+  /** `application_name` of the server's connections (PostgreSQL). */
+  applicationName: string;
   app: FastifyInstance;
   url: string;
   key: string;
@@ -39,6 +43,7 @@ export async function startTestApi(
     logger?: FastifyBaseLogger;
     keyCacheTtlMs?: number;
     kind?: 'postgres' | 'pglite';
+    responseCache?: { maxBytes: number; maxAgeMs: number };
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -57,8 +62,11 @@ export async function startTestApi(
       })),
   };
   const { key } = await createKeyStore(t.db).create({ name: 'test' });
+  const applicationName = `sluice-test-${Math.random().toString(36).slice(2, 10)}`;
+  // Writes through t.db then reach the server the way the indexer's do: from another connection.
+  const serverDb = t.url ? await openDatabase({ url: t.url, applicationName, max: 5 }) : t.db;
   const app = await createApiServer({
-    db: t.db,
+    db: serverDb,
     chains,
     wellKnownChains: knownChains,
     statusSource,
@@ -67,6 +75,7 @@ export async function startTestApi(
     pricing: opts.pricing,
     logger: opts.logger,
     keyCacheTtlMs: opts.keyCacheTtlMs,
+    responseCache: opts.responseCache,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -74,6 +83,8 @@ export async function startTestApi(
   const url = `http://127.0.0.1:${port}`;
   return {
     t,
+    serverDb,
+    applicationName,
     app,
     url,
     key,
@@ -82,6 +93,7 @@ export async function startTestApi(
     get: (path, headers = { 'x-sim-api-key': key }) => fetch(`${url}${path}`, { headers }),
     async close() {
       await app.close();
+      if (serverDb !== t.db) await serverDb.close();
       await t.drop();
     },
   };

@@ -4,7 +4,6 @@ import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-se
 import { type ApiContext, type PricingLookups, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
 import { blockTimeIso, setIfPresent, usdValue } from '../format.js';
-import { sendWithEtag } from '../http-cache.js';
 import { addressListParam, walletAddressParam } from '../params/address-params.js';
 import { enumListParam } from '../params/choice-params.js';
 import { limitParam } from '../params/number-params.js';
@@ -16,6 +15,7 @@ import {
   type TokenRef,
 } from '../queries/activity-query.js';
 import { chainsNotReady } from '../readiness.js';
+import { sendCached } from '../response-cache/send-cached.js';
 import { activityResponseSchema } from '../schemas/activity-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
 
@@ -232,32 +232,45 @@ export function activityRoute(ctx: ApiContext) {
         const notReady = await chainsNotReady(ctx.statusSource, chains);
         if (notReady.length > 0) warnings.push(chainsNotReadyWarning(notReady, 'Activity'));
 
-        const rows =
-          chains.length === 0
-            ? []
-            : await selectActivity(ctx.db, {
-                wallet: address,
-                chainIds: chains.map((c) => c.chainId),
-                types: query.activity_type,
-                assetTypes: query.asset_type,
-                tokens: query.token_address,
-                after,
-                limit: query.limit + 1,
-              });
-        const page = rows.slice(0, query.limit);
-        const prices = await pricePage(page, ctx.pricing);
-        const byId = new Map(chains.map((c) => [c.chainId, c]));
-        const body: Record<string, unknown> = {
-          activity: page.map((row, i) =>
-            shapeActivityItem(row, byId.get(row.chain_id)!, prices[i]),
-          ),
-        };
-        if (warnings.length > 0) body.warnings = warnings;
-        const last = page.at(-1);
-        if (rows.length > query.limit && last) {
-          body.next_offset = ctx.cursors.encode(scope, activityKey(last));
-        }
-        return sendWithEtag(request, reply, body, 'private, max-age=0, must-revalidate');
+        return sendCached(
+          request,
+          reply,
+          ctx.caching,
+          {
+            // A page that warns about a chain still indexing changes once it is ready.
+            cacheable: notReady.length === 0,
+            cacheControl: 'private, max-age=0, must-revalidate',
+            etag: true,
+          },
+          async () => {
+            const rows =
+              chains.length === 0
+                ? []
+                : await selectActivity(ctx.db, {
+                    wallet: address,
+                    chainIds: chains.map((c) => c.chainId),
+                    types: query.activity_type,
+                    assetTypes: query.asset_type,
+                    tokens: query.token_address,
+                    after,
+                    limit: query.limit + 1,
+                  });
+            const page = rows.slice(0, query.limit);
+            const prices = await pricePage(page, ctx.pricing);
+            const byId = new Map(chains.map((c) => [c.chainId, c]));
+            const body: Record<string, unknown> = {
+              activity: page.map((row, i) =>
+                shapeActivityItem(row, byId.get(row.chain_id)!, prices[i]),
+              ),
+            };
+            if (warnings.length > 0) body.warnings = warnings;
+            const last = page.at(-1);
+            if (rows.length > query.limit && last) {
+              body.next_offset = ctx.cursors.encode(scope, activityKey(last));
+            }
+            return body;
+          },
+        );
       },
     );
   };

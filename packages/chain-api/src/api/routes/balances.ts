@@ -9,6 +9,8 @@ import { historicalPricesParam, limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { type BalanceKey, selectBalances } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { nextMinute } from '../response-cache/next-minute.js';
+import { type SendCachedOptions, sendCached } from '../response-cache/send-cached.js';
 import { balancesResponseSchema } from '../schemas/balance-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
 
@@ -33,6 +35,20 @@ const queryParams = defineParams({
   offset: cursorParam,
   limit: limitParam({ min: 1, max: 1000, fallback: 1000 }),
 });
+
+/** How balance answers are cached: per-request times; with history, only until the minute ends. */
+export function balanceCaching(
+  requestTime: Date,
+  historicalPrices: readonly number[] | undefined,
+): SendCachedOptions {
+  return {
+    cacheable: true,
+    cacheControl: 'private, no-cache',
+    requestTime,
+    // historical_prices is relative to now, resolved to the minute.
+    expiresAt: historicalPrices ? nextMinute(requestTime) : undefined,
+  };
+}
 
 function isBalanceKey(key: readonly (string | number)[]): key is BalanceKey {
   return (
@@ -90,45 +106,54 @@ export function balancesRoute(ctx: ApiContext) {
           query.asset_class === 'stablecoin'
             ? chains.flatMap((c) => c.stablecoins.map((a) => [c.chainId, a] as const))
             : undefined;
-        const rows =
-          chains.length === 0 || (stablecoins && stablecoins.length === 0)
-            ? []
-            : await selectBalances(ctx.db, {
-                wallet: address,
-                chainIds: chains.map((c) => c.chainId),
-                only: query.filters,
-                tokens: stablecoins && {
-                  chainIds: stablecoins.map(([id]) => id),
-                  addresses: stablecoins.map(([, a]) => a),
-                },
-                minPoolUsd: query.exclude_spam_tokens ? ctx.spamPoolUsd : undefined,
-                excludeUnpriced: query.exclude_unpriced,
-                withPools: query.metadata?.includes('pools'),
-                after,
-                limit: query.limit + 1,
-              });
-        const page = rows.slice(0, query.limit);
-        const balances = await shapeBalances(
-          page,
-          new Map(chains.map((c) => [c.chainId, c])),
-          {
-            historicalOffsets: query.historical_prices,
-            metadata: query.metadata,
-            lowLiquidityUsd: ctx.lowLiquidityUsd,
+        return sendCached(
+          request,
+          reply,
+          ctx.caching,
+          balanceCaching(requestTime, query.historical_prices),
+          async (times) => {
+            const rows =
+              chains.length === 0 || (stablecoins && stablecoins.length === 0)
+                ? []
+                : await selectBalances(ctx.db, {
+                    wallet: address,
+                    chainIds: chains.map((c) => c.chainId),
+                    only: query.filters,
+                    tokens: stablecoins && {
+                      chainIds: stablecoins.map(([id]) => id),
+                      addresses: stablecoins.map(([, a]) => a),
+                    },
+                    minPoolUsd: query.exclude_spam_tokens ? ctx.spamPoolUsd : undefined,
+                    excludeUnpriced: query.exclude_unpriced,
+                    withPools: query.metadata?.includes('pools'),
+                    after,
+                    limit: query.limit + 1,
+                  });
+            const page = rows.slice(0, query.limit);
+            const balances = await shapeBalances(
+              page,
+              new Map(chains.map((c) => [c.chainId, c])),
+              {
+                historicalOffsets: query.historical_prices,
+                metadata: query.metadata,
+                lowLiquidityUsd: ctx.lowLiquidityUsd,
+              },
+              requestTime,
+              ctx.pricing,
+            );
+            const body: Record<string, unknown> = { wallet_address: address, balances };
+            if (warnings.length > 0) body.warnings = warnings;
+            const last = page.at(-1);
+            if (rows.length > query.limit && last) {
+              body.next_offset = ctx.cursors.encode(scope, [
+                last.chain_id,
+                last.kind,
+                last.address,
+              ]);
+            }
+            return { ...body, ...times };
           },
-          requestTime,
-          ctx.pricing,
         );
-        const body: Record<string, unknown> = { wallet_address: address, balances };
-        if (warnings.length > 0) body.warnings = warnings;
-        const last = page.at(-1);
-        if (rows.length > query.limit && last) {
-          body.next_offset = ctx.cursors.encode(scope, [last.chain_id, last.kind, last.address]);
-        }
-        body.request_time = requestTime.toISOString();
-        body.response_time = new Date().toISOString();
-        reply.header('cache-control', 'private, no-cache');
-        return body;
       },
     );
   };

@@ -14,6 +14,7 @@ import {
   selectCollectibles,
 } from '../queries/collectibles-query.js';
 import { chainsNotReady } from '../readiness.js';
+import { sendCached } from '../response-cache/send-cached.js';
 import { collectiblesResponseSchema } from '../schemas/collectible-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
 
@@ -117,37 +118,42 @@ export function collectiblesRoute(ctx: ApiContext) {
         const notReady = await chainsNotReady(ctx.statusSource, chains);
         if (notReady.length > 0) warnings.push(chainsNotReadyWarning(notReady, 'Collectibles'));
 
-        const rows =
-          chains.length === 0
-            ? []
-            : await selectCollectibles(ctx.db, {
-                wallet: address,
-                chainIds: chains.map((c) => c.chainId),
-                hideSpam: query.filter_spam,
-                after,
-                limit: query.limit + 1,
-              });
-        const page = rows.slice(0, query.limit);
-        const byId = new Map(chains.map((c) => [c.chainId, c]));
-        const body: Record<string, unknown> = {
-          address,
-          entries: page.map((row) =>
-            shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
-          ),
-        };
-        if (warnings.length > 0) body.warnings = warnings;
-        const last = page.at(-1);
-        if (rows.length > query.limit && last) {
-          body.next_offset = ctx.cursors.encode(scope, [
-            last.chain_id,
-            last.contract,
-            last.token_id,
-          ]);
-        }
-        body.request_time = requestTime.toISOString();
-        body.response_time = new Date().toISOString();
-        reply.header('cache-control', 'private, no-cache');
-        return body;
+        return sendCached(
+          request,
+          reply,
+          ctx.caching,
+          { cacheable: notReady.length === 0, cacheControl: 'private, no-cache', requestTime },
+          async (times) => {
+            const rows =
+              chains.length === 0
+                ? []
+                : await selectCollectibles(ctx.db, {
+                    wallet: address,
+                    chainIds: chains.map((c) => c.chainId),
+                    hideSpam: query.filter_spam,
+                    after,
+                    limit: query.limit + 1,
+                  });
+            const page = rows.slice(0, query.limit);
+            const byId = new Map(chains.map((c) => [c.chainId, c]));
+            const body: Record<string, unknown> = {
+              address,
+              entries: page.map((row) =>
+                shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
+              ),
+            };
+            if (warnings.length > 0) body.warnings = warnings;
+            const last = page.at(-1);
+            if (rows.length > query.limit && last) {
+              body.next_offset = ctx.cursors.encode(scope, [
+                last.chain_id,
+                last.contract,
+                last.token_id,
+              ]);
+            }
+            return { ...body, ...times };
+          },
+        );
       },
     );
   };

@@ -7,9 +7,10 @@ import { historicalPricesParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { type BalanceRow, selectBalances } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { sendCached } from '../response-cache/send-cached.js';
 import { singleBalanceResponseSchema } from '../schemas/balance-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
-import { metadataParam } from './balances.js';
+import { balanceCaching, metadataParam } from './balances.js';
 
 const pathParams = defineParams({
   address: walletAddressParam,
@@ -49,40 +50,49 @@ export function tokenBalanceRoute(ctx: ApiContext) {
         });
         await assertChainsReady(ctx.statusSource, chains);
         const chain = chains[0];
-        let balances: Record<string, unknown>[] = [];
-        if (chain) {
-          const rows = await selectBalances(ctx.db, {
-            wallet: address,
-            chainIds: [chain.chainId],
-            only: token === 'native' ? 'native' : 'erc20',
-            tokens:
-              token === 'native' ? undefined : { chainIds: [chain.chainId], addresses: [token] },
-            includeZero: true,
-            withPools: query.metadata?.includes('pools'),
-            limit: 1,
-          });
-          if (rows.length === 0) rows.push(await zeroBalance(ctx, chain.chainId, token));
-          balances = await shapeBalances(
-            rows,
-            new Map([[chain.chainId, chain]]),
-            {
-              historicalOffsets: query.historical_prices,
-              metadata: query.metadata,
-              lowLiquidityUsd: ctx.lowLiquidityUsd,
-            },
-            requestTime,
-            ctx.pricing,
-          );
-        }
-        const body: Record<string, unknown> = {
-          request_time: requestTime.toISOString(),
-          wallet_address: address,
-          balances,
-        };
-        if (warnings.length > 0) body.warnings = warnings;
-        body.response_time = new Date().toISOString();
-        reply.header('cache-control', 'private, no-cache');
-        return body;
+        return sendCached(
+          request,
+          reply,
+          ctx.caching,
+          balanceCaching(requestTime, query.historical_prices),
+          async (times) => {
+            let balances: Record<string, unknown>[] = [];
+            if (chain) {
+              const rows = await selectBalances(ctx.db, {
+                wallet: address,
+                chainIds: [chain.chainId],
+                only: token === 'native' ? 'native' : 'erc20',
+                tokens:
+                  token === 'native'
+                    ? undefined
+                    : { chainIds: [chain.chainId], addresses: [token] },
+                includeZero: true,
+                withPools: query.metadata?.includes('pools'),
+                limit: 1,
+              });
+              if (rows.length === 0) rows.push(await zeroBalance(ctx, chain.chainId, token));
+              balances = await shapeBalances(
+                rows,
+                new Map([[chain.chainId, chain]]),
+                {
+                  historicalOffsets: query.historical_prices,
+                  metadata: query.metadata,
+                  lowLiquidityUsd: ctx.lowLiquidityUsd,
+                },
+                requestTime,
+                ctx.pricing,
+              );
+            }
+            const body: Record<string, unknown> = {
+              request_time: times.request_time,
+              wallet_address: address,
+              balances,
+            };
+            if (warnings.length > 0) body.warnings = warnings;
+            body.response_time = times.response_time;
+            return body;
+          },
+        );
       },
     );
   };
