@@ -8,7 +8,9 @@
  * write: the same 1,000 balances read by one Multicall3 `balanceOf` batch (+ eth_getBalance)
  * against anvil, 50 requests in flight.
  */
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { migrate } from '@sluice/db';
 import { createTestDatabase } from '@sluice/db/testing';
 import autocannon from 'autocannon';
@@ -71,14 +73,29 @@ async function main() {
       RPC_URL_1: 'http://127.0.0.1:9',
       HOST: '127.0.0.1',
       PORT: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
       // Public routes are limited per client IP; every bench connection comes from 127.0.0.1.
       RATE_LIMIT_MAX: '10000000',
+      // For profiling the server, e.g. BENCH_SERVER_NODE_OPTIONS=--cpu-prof.
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+        : {}),
     });
-    cleanups.unshift(() => server.stop());
+    cleanups.unshift(async () => {
+      if (process.env.BENCH_SERVER_LOG_FILE) {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(process.env.BENCH_SERVER_LOG_FILE, server.output());
+      }
+      await server.stop();
+    });
     log(`server up in ${((performance.now() - started) / 1000).toFixed(1)} s at ${server.url}`);
 
     const rows = await benchEndpoints(server.url, key, store);
+    rows.push(...(await benchStaticFloor(server.url, key, store)));
+    if (process.env.BENCH_ONLY) {
+      printTable(rows);
+      return;
+    }
     const baseline = await benchMulticall(store);
     rows.push(baseline);
     printTable(rows);
@@ -90,6 +107,21 @@ async function main() {
     );
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
+  }
+}
+
+/**
+ * autocannon stops with up to 50 requests in flight; the server still works through them. Waits
+ * until it is idle again (two quick /health answers in a row), so no run inherits that backlog.
+ */
+async function waitForIdle(base: string) {
+  const deadline = performance.now() + 30_000;
+  let quick = 0;
+  while (quick < 2 && performance.now() < deadline) {
+    const started = performance.now();
+    await (await fetch(`${base}/health`)).arrayBuffer();
+    quick = performance.now() - started < 10 ? quick + 1 : 0;
+    if (quick < 2) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -140,11 +172,15 @@ async function benchEndpoints(base: string, key: string, store: BenchStore): Pro
     { name: 'supported-chains', path: '/v1/evm/supported-chains' },
   ];
   const rows: Row[] = [];
-  const run = async (path: string | (() => string), extra: Record<string, string>) => {
+  const run = async (
+    path: string | (() => string),
+    extra: Record<string, string>,
+    seconds = duration,
+  ) => {
     const result = await autocannon({
       url: base,
       connections,
-      duration,
+      duration: seconds,
       headers: { 'x-sim-api-key': key, 'accept-encoding': 'identity', ...extra },
       requests: [
         typeof path === 'string'
@@ -152,6 +188,7 @@ async function benchEndpoints(base: string, key: string, store: BenchStore): Pro
           : { method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) },
       ],
     });
+    await waitForIdle(base);
     return {
       reqPerSec: Math.round(result.requests.average),
       p50: result.latency.p50,
@@ -161,13 +198,69 @@ async function benchEndpoints(base: string, key: string, store: BenchStore): Pro
   };
   const show = (r: Run) =>
     `${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`;
+  const only = process.env.BENCH_ONLY;
   for (const c of cases) {
+    if (only && !c.name.includes(only)) continue;
+    // Each measurement follows a 1-s warm-up of the same load (JIT, pools, caches), as usual.
     // Uncached first, so the cached run does not start from entries the other one left.
+    await run(c.path, { 'cache-control': 'no-cache' }, 1);
     const uncached = await run(c.path, { 'cache-control': 'no-cache' });
+    await run(c.path, {}, 1);
     const cached = await run(c.path, {});
     const row: Row = { name: c.name, ...cached, uncached };
     log(`${row.name}: cached ${show(cached)} | uncached ${show(uncached)}`);
     rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * A bare node:http server sending a fixed body as large as the heavy balances page and as a
+ * collectibles page: the best any server could do for those sizes at 50 connections here.
+ */
+async function benchStaticFloor(base: string, key: string, store: BenchStore): Promise<Row[]> {
+  const sizeOf = async (path: string) => {
+    const res = await fetch(`${base}${path}`, {
+      headers: { 'x-sim-api-key': key, 'accept-encoding': 'identity' },
+    });
+    return (await res.arrayBuffer()).byteLength;
+  };
+  const sizes = [
+    await sizeOf(`/v1/evm/balances/${store.heavy}`),
+    await sizeOf(`/v1/evm/collectibles/${store.heavy}?limit=20`),
+  ];
+  const rows: Row[] = [];
+  for (const size of sizes) {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./static-floor-server.ts', import.meta.url)),
+        String(size),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', (chunk) => resolve(String(chunk).trim()));
+        child.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));
+      });
+      const url = `http://127.0.0.1:${port}`;
+      await autocannon({ url, connections, duration: 1 });
+      const result = await autocannon({ url, connections, duration });
+      const row: Row = {
+        name: `floor: bare node:http, fixed ${(size / 1024).toFixed(1)} KiB body`,
+        reqPerSec: Math.round(result.requests.average),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx,
+      };
+      log(`${row.name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
+      rows.push(row);
+    } finally {
+      child.kill('SIGTERM');
+    }
   }
   return rows;
 }

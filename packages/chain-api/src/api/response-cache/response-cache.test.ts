@@ -25,15 +25,51 @@ describe('ResponseCache', () => {
     expect(fills).toBe(3);
   });
 
-  it('honours an earlier expiry given by the fill (clock-relative answers)', async () => {
+  it('honours an earlier expiry given by the fill, serving the old body while one refresh runs', async () => {
     let now = 10_000;
-    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, now: () => now });
-    const fill = async () => ({ ...body('x'), expiresAt: 10_100 });
+    const cache = new ResponseCache({
+      maxBytes: 1 << 20,
+      maxAgeMs: 60_000,
+      staleWhileRevalidateMs: 1_000,
+      now: () => now,
+    });
+    let fills = 0;
+    let release: (() => void) | undefined;
+    const fill = async () => {
+      const n = ++fills;
+      if (n > 1) await new Promise<void>((resolve) => (release = resolve));
+      return { ...body(`minute ${n}`), expiresAt: now + 100 };
+    };
     await cache.getOrFill('k', 1, fill);
     now = 10_099;
     expect((await cache.getOrFill('k', 1, fill)).outcome).toBe('hit');
     now = 10_100;
-    expect((await cache.getOrFill('k', 1, fill)).outcome).toBe('miss');
+    // Past the clock boundary: the old body at once, one refresh behind it for everybody.
+    const stale = await Promise.all([cache.getOrFill('k', 1, fill), cache.getOrFill('k', 1, fill)]);
+    expect(stale.map((r) => r.outcome)).toEqual(['stale', 'stale']);
+    expect(stale[0]!.body.parts[0]!.toString()).toBe('minute 1');
+    expect(fills).toBe(2);
+    release!();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const fresh = await cache.getOrFill('k', 1, fill);
+    expect(fresh.outcome).toBe('hit');
+    expect(fresh.body.parts[0]!.toString()).toBe('minute 2');
+    // Too far past the boundary (refresh never came back): computed while the caller waits.
+    now += 100 + 1_000;
+    const waited = cache.getOrFill('k', 1, fill);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release!();
+    expect((await waited).outcome).toBe('miss');
+  });
+
+  it('never serves a stale body across a store change', async () => {
+    let now = 0;
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, now: () => now });
+    await cache.getOrFill('k', 1, async () => ({ ...body('old'), expiresAt: 100 }));
+    now = 150;
+    const next = await cache.getOrFill('k', 2, async () => body('new'));
+    expect(next.outcome).toBe('miss');
+    expect(next.body.parts[0]!.toString()).toBe('new');
   });
 
   it('shares one computation among concurrent misses of a key', async () => {

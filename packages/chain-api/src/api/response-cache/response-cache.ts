@@ -13,12 +13,20 @@ export interface ResponseCacheOptions {
   maxBytes: number;
   /** Upper bound on an entry's life even when no store change is announced (ms). */
   maxAgeMs: number;
+  /**
+   * How long past a fill's own `expiresAt` (a clock boundary, not a store change) the old body
+   * may still be served while one refresh runs in the background; default 10 s. Without it,
+   * every client arriving at the boundary would wait for the same slow recomputation.
+   */
+  staleWhileRevalidateMs?: number;
   now?: () => number;
 }
 
 interface Entry {
   version: number;
   expiresAt: number;
+  /** Past `expiresAt` but before this, served while a refresh runs (clock expiry only). */
+  staleUntil: number;
   bytes: number;
   body: CachedBody;
 }
@@ -29,7 +37,7 @@ export interface CacheFill {
   expiresAt?: number | undefined;
 }
 
-export type CacheOutcome = 'hit' | 'miss' | 'shared';
+export type CacheOutcome = 'hit' | 'miss' | 'shared' | 'stale';
 
 /**
  * An in-process LRU of serialized responses, each tagged with the store version it was computed
@@ -46,12 +54,14 @@ export class ResponseCache {
   readonly #inflight = new Map<string, { version: number; fill: Promise<CacheFill> }>();
   readonly #maxBytes: number;
   readonly #maxAgeMs: number;
+  readonly #staleMs: number;
   readonly #now: () => number;
   #bytes = 0;
 
   constructor(opts: ResponseCacheOptions) {
     this.#maxBytes = opts.maxBytes;
     this.#maxAgeMs = opts.maxAgeMs;
+    this.#staleMs = opts.staleWhileRevalidateMs ?? 10_000;
     this.#now = opts.now ?? Date.now;
   }
 
@@ -75,11 +85,19 @@ export class ResponseCache {
   ): Promise<{ body: CachedBody; outcome: CacheOutcome }> {
     const entry = this.#entries.get(key);
     if (entry) {
-      if (entry.version === version && entry.expiresAt > this.#now()) {
+      const now = this.#now();
+      if (entry.version === version && entry.expiresAt > now) {
         // Refresh recency: Map iteration order is the eviction order.
         this.#entries.delete(key);
         this.#entries.set(key, entry);
         return { body: entry.body, outcome: 'hit' };
+      }
+      if (entry.version === version && entry.staleUntil > now) {
+        if (this.#inflight.get(key)?.version !== version) {
+          // A failed refresh leaves the stale entry; past staleUntil callers see the error.
+          this.#fill(key, version, fill).catch(() => {});
+        }
+        return { body: entry.body, outcome: 'stale' };
       }
       this.#delete(key, entry);
     }
@@ -87,16 +105,7 @@ export class ResponseCache {
     if (pending && pending.version === version) {
       return { body: (await pending.fill).body, outcome: 'shared' };
     }
-    const started = fill();
-    const mine = { version, fill: started };
-    this.#inflight.set(key, mine);
-    try {
-      const result = await started;
-      this.#store(key, version, result);
-      return { body: result.body, outcome: 'miss' };
-    } finally {
-      if (this.#inflight.get(key) === mine) this.#inflight.delete(key);
-    }
+    return { body: (await this.#fill(key, version, fill)).body, outcome: 'miss' };
   }
 
   clear(): void {
@@ -104,14 +113,30 @@ export class ResponseCache {
     this.#bytes = 0;
   }
 
+  async #fill(key: string, version: number, fill: () => Promise<CacheFill>): Promise<CacheFill> {
+    const started = fill();
+    const mine = { version, fill: started };
+    this.#inflight.set(key, mine);
+    try {
+      const result = await started;
+      this.#store(key, version, result);
+      return result;
+    } finally {
+      if (this.#inflight.get(key) === mine) this.#inflight.delete(key);
+    }
+  }
+
   #store(key: string, version: number, result: CacheFill): void {
     const bytes = result.body.parts.reduce((sum, part) => sum + part.length, 0) + key.length;
     // One huge response must not flush everything else.
     if (bytes > this.#maxBytes / 4) return;
-    const expiresAt = Math.min(this.#now() + this.#maxAgeMs, result.expiresAt ?? Infinity);
+    const hardExpiry = this.#now() + this.#maxAgeMs;
+    const expiresAt = Math.min(hardExpiry, result.expiresAt ?? Infinity);
+    const staleUntil =
+      expiresAt < hardExpiry ? Math.min(hardExpiry, expiresAt + this.#staleMs) : expiresAt;
     const previous = this.#entries.get(key);
     if (previous) this.#delete(key, previous);
-    this.#entries.set(key, { version, expiresAt, bytes, body: result.body });
+    this.#entries.set(key, { version, expiresAt, staleUntil, bytes, body: result.body });
     this.#bytes += bytes;
     for (const [oldKey, old] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;
