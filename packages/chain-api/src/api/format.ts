@@ -18,12 +18,23 @@ export function usdValue(amount: string, decimals: number, priceUsd: number): nu
   const raw = BigInt(amount);
   const negative = raw < 0n;
   const abs = negative ? -raw : raw;
-  const scale = 10n ** BigInt(decimals);
+  const scale = decimalScale(decimals);
   const whole = abs / scale;
   const fraction = abs % scale;
   const fractionFloat = decimals === 0 ? 0 : Number(fraction) / Number(scale);
   const value = (Number(whole) + fractionFloat) * priceUsd;
   return negative ? -value : value;
+}
+
+// 10^decimals for each decimals value seen (0-255 per ERC20): a 1,000-token page asks ~20.
+const scales: bigint[] = [];
+function decimalScale(decimals: number): bigint {
+  let scale = scales[decimals];
+  if (scale === undefined) {
+    scale = 10n ** BigInt(decimals);
+    if (decimals >= 0 && decimals <= 255) scales[decimals] = scale;
+  }
+  return scale;
 }
 
 /** Adds `key: value` to `target` only when value is neither null nor undefined. */

@@ -33,6 +33,8 @@ const nonce = randomBytes(12).toString('hex');
 // Both slots have the same length (see toCachedBody).
 const REQUEST_SLOT = `sluice-requested-at-${nonce}`;
 const RESPONSE_SLOT = `sluice-responded-at-${nonce}`;
+const QUOTED_REQUEST_SLOT = Buffer.from(`"${REQUEST_SLOT}"`);
+const QUOTED_RESPONSE_SLOT = Buffer.from(`"${RESPONSE_SLOT}"`);
 const slotTimes: ResponseTimes = { request_time: REQUEST_SLOT, response_time: RESPONSE_SLOT };
 
 /**
@@ -84,20 +86,24 @@ export async function sendCached(
 }
 
 function toCachedBody(text: string, opts: SendCachedOptions): CachedBody {
+  const bytes = Buffer.from(text);
   if (!opts.requestTime) {
-    const etag = opts.etag ? `"${createHash('sha1').update(text).digest('base64url')}"` : undefined;
-    return { parts: [Buffer.from(text)], etag };
+    const etag = opts.etag
+      ? `"${createHash('sha1').update(bytes).digest('base64url')}"`
+      : undefined;
+    return { parts: [bytes], etag };
   }
-  const request = text.indexOf(`"${REQUEST_SLOT}"`);
-  const response = text.indexOf(`"${RESPONSE_SLOT}"`);
+  // Byte offsets in the encoded body (one UTF-8 encoding; the parts are views into it).
+  const request = bytes.indexOf(QUOTED_REQUEST_SLOT);
+  const response = bytes.indexOf(QUOTED_RESPONSE_SLOT);
   if (request < 0 || response < 0) throw new Error('response body lacks its time fields');
-  const slotLength = REQUEST_SLOT.length + 2;
+  const slotLength = QUOTED_REQUEST_SLOT.length;
   const [first, second] = request < response ? [request, response] : [response, request];
   return {
     parts: [
-      Buffer.from(text.slice(0, first)),
-      Buffer.from(text.slice(first + slotLength, second)),
-      Buffer.from(text.slice(second + slotLength)),
+      bytes.subarray(0, first),
+      bytes.subarray(first + slotLength, second),
+      bytes.subarray(second + slotLength),
     ],
     responseTimeFirst: response < request,
   };
