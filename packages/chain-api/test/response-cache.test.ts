@@ -168,6 +168,33 @@ describe.each(['postgres', 'pglite'] as const)('response cache (%s)', (kind) => 
     expect(forced.status).toBe(200);
   });
 
+  it('ignores progress-only writes (pricing cursor position) but not anchor changes', async () => {
+    const path = `/v1/evm/balances/${wallet}?chain_ids=1&filters=native`;
+    await api.t.db.query(
+      `insert into pricing_cursors (chain_id, last_block, wrapped_native, stablecoins)
+       values (1, 10, null, '{}') on conflict (chain_id) do nothing`,
+    );
+    await until(path, () => true);
+    const deadline = Date.now() + 5_000;
+    while ((await api.get(path)).headers.get('x-cache') !== 'hit') {
+      if (Date.now() > deadline) throw new Error('never cached');
+    }
+    await api.t.db.query(
+      'update pricing_cursors set last_block = last_block + 1, updated_at = now() where chain_id = 1',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await api.get(path)).headers.get('x-cache')).toBe('hit');
+    await api.t.db.query(
+      `update pricing_cursors set stablecoins = array['0x0000000000000000000000000000000000000001']
+        where chain_id = 1`,
+    );
+    const changed = Date.now() + 5_000;
+    while ((await api.get(path)).headers.get('x-cache') === 'hit') {
+      if (Date.now() > changed) throw new Error('anchor change never invalidated');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+
   it('never caches errors: a bad parameter is a 400 every time', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await api.get(`/v1/evm/balances/${wallet}?limit=abc`);

@@ -12,13 +12,18 @@ export const servedTables = [
   'tokens',
   'token_prices',
   'price_history',
-  'pricing_cursors',
   'nft_collections',
   'nft_holdings',
   'nft_metadata',
   'nft_sales',
   'nft_spam_overrides',
 ] as const;
+
+/** Tables read only for a few columns: their other updates (progress markers) change nothing served. */
+export const servedColumns = {
+  // Price lookups read the chain's wrapped native token and stablecoins, not its progress.
+  pricing_cursors: ['wrapped_native', 'stablecoins'],
+} as const;
 
 /**
  * Tables owned by the API layer: hashed API keys and server settings (the cursor secret); then
@@ -59,6 +64,13 @@ export const apiMigrations: Migration[] = [
         .map(
           (table) => `create trigger ${table}_store_changed
         after insert or update or delete or truncate on ${table}
+        for each statement execute function sluice_store_changed();`,
+        )
+        .join('\n      ')}
+      ${Object.entries(servedColumns)
+        .map(
+          ([table, columns]) => `create trigger ${table}_store_changed
+        after insert or delete or truncate or update of ${columns.join(', ')} on ${table}
         for each statement execute function sluice_store_changed();`,
         )
         .join('\n      ')}
