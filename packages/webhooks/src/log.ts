@@ -9,6 +9,19 @@ export interface Logger {
 const noop = (): void => {};
 
 /**
+ * Whether `fn` is the silent default filled in by `createLogger`, so a caller can skip building
+ * a message nobody reads.
+ *
+ * @example
+ * ```ts
+ * if (!isSilent(log.debug)) log.debug(`${name} event received (id: ${id})`);
+ * ```
+ */
+export function isSilent(fn: (...data: unknown[]) => void): boolean {
+  return fn === noop;
+}
+
+/**
  * Fills in a partial logger: `debug`/`info` are silent, `warn`/`error` go to the console.
  * Returns a new object; the one passed in is not modified.
  *

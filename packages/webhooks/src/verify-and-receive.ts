@@ -1,6 +1,7 @@
 import { InvalidArgumentError, InvalidJsonError, SignatureVerificationError } from './errors.js';
 import type { EventHandler } from './event-handler/create-event-handler.js';
-import { verifyWithFallback } from './methods/verify-with-fallback.js';
+import { checkSignatureWithFallback } from './methods/check-signature.js';
+import { getDefaultHmacBackend } from './methods/default-hmac-backend.js';
 import type {
   EmitterWebhookEventWithStringPayloadAndSignature,
   ErrorHandlerFunction,
@@ -23,34 +24,69 @@ const lenientUtf8 = new TextDecoder('utf-8');
  * Verifies a delivery's signature over its exact payload (text or bytes), parses it and hands
  * it to `receive`. A signature that does not verify rejects with an `AggregateError` holding a
  * `SignatureVerificationError` (status 400) and emits it to `onError` handlers; payloads that are
- * not a JSON object reject with an `InvalidJsonError` (status 400).
+ * not a JSON object reject with an `InvalidJsonError` (status 400). On node:crypto the check
+ * runs synchronously, so a delivery costs no promise before its handlers start.
  *
  * @example
  * ```ts
  * await verifyAndReceive(state, { id, name, payload: rawBody, signature });
  * ```
  */
-export async function verifyAndReceive(
+export function verifyAndReceive(
   state: VerifyAndReceiveState,
   delivery: EmitterWebhookEventWithStringPayloadAndSignature,
 ): Promise<void> {
-  if (delivery === null || typeof delivery !== 'object') {
-    throw new InvalidArgumentError('verifyAndReceive(): { id, name, payload, signature } required');
+  try {
+    if (delivery === null || typeof delivery !== 'object') {
+      throw new InvalidArgumentError(
+        'verifyAndReceive(): { id, name, payload, signature } required',
+      );
+    }
+    const { id, name, payload, signature } = delivery;
+    if (typeof name !== 'string' || name === '') {
+      throw new InvalidArgumentError('verifyAndReceive(): name required');
+    }
+    if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) {
+      throw new InvalidArgumentError(
+        'verifyAndReceive(): payload must be a string or a Uint8Array',
+      );
+    }
+    const matches = signatureMatches(state, payload, signature);
+    if (typeof matches === 'boolean') return receiveVerified(state, id, name, payload, matches);
+    return matches.then((ok) => receiveVerified(state, id, name, payload, ok));
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const { id, name, payload, signature } = delivery;
-  if (typeof name !== 'string' || name === '') {
-    throw new InvalidArgumentError('verifyAndReceive(): name required');
-  }
-  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) {
-    throw new InvalidArgumentError('verifyAndReceive(): payload must be a string or a Uint8Array');
-  }
+}
 
-  const matches =
-    typeof signature === 'string' &&
-    signature !== '' &&
-    (await verifyWithFallback(state.secret, payload, signature, state.additionalSecrets).catch(
-      () => false,
-    ));
+/** Any failure to check (a missing argument, a backend error) counts as no match. */
+function signatureMatches(
+  state: VerifyAndReceiveState,
+  payload: string | Uint8Array,
+  signature: unknown,
+): boolean | Promise<boolean> {
+  if (typeof signature !== 'string' || signature === '') return false;
+  try {
+    const matches = checkSignatureWithFallback(
+      getDefaultHmacBackend(),
+      state.secret,
+      payload,
+      signature,
+      state.additionalSecrets,
+    );
+    return typeof matches === 'boolean' ? matches : matches.catch(() => false);
+  } catch {
+    return false;
+  }
+}
+
+function receiveVerified(
+  state: VerifyAndReceiveState,
+  id: string,
+  name: string,
+  payload: string | Uint8Array,
+  matches: boolean,
+): Promise<void> {
   if (!matches) {
     // The event keeps id, name and payload for diagnosis, never the signature.
     const event = {
@@ -63,9 +99,8 @@ export async function verifyAndReceive(
     const error = new AggregateError([failure], failure.message) as WebhookEventHandlerError;
     error.event = event;
     state.emitError(error);
-    throw error;
+    return Promise.reject(error);
   }
-
   let parsed: unknown;
   try {
     parsed = JSON.parse(typeof payload === 'string' ? payload : strictUtf8.decode(payload));
@@ -73,11 +108,11 @@ export async function verifyAndReceive(
     const details =
       cause instanceof SyntaxError ? cause.message : 'payload is not valid UTF-8 text';
     const failure = new InvalidJsonError({ details, cause });
-    throw new AggregateError([failure], failure.message);
+    return Promise.reject(new AggregateError([failure], failure.message));
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     const failure = new InvalidJsonError({ details: 'payload must be a JSON object' });
-    throw new AggregateError([failure], failure.message);
+    return Promise.reject(new AggregateError([failure], failure.message));
   }
   return state.eventHandler.receive({ id, name, payload: parsed });
 }

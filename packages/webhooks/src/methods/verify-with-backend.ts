@@ -1,9 +1,5 @@
-import { assertArguments } from './assert-arguments.js';
-import { constantTimeEqual } from './constant-time-equal.js';
+import { checkSignature } from './check-signature.js';
 import type { HmacBackend } from './hmac-backend.js';
-import { isWellFormedSignature } from './is-well-formed-signature.js';
-
-const PREFIX_LENGTH = 'sha256='.length;
 
 /**
  * `verify()` on an explicit backend (node:crypto or crypto.subtle).
@@ -20,14 +16,9 @@ export function verifyWithBackend(
   signature: string,
 ): Promise<boolean> {
   try {
-    assertArguments('verify', { secret, payload, signature }, true);
+    // node:crypto answers synchronously: no needless await.
+    return Promise.resolve(checkSignature(backend, secret, payload, signature));
   } catch (error) {
     return Promise.reject(error);
   }
-  if (!isWellFormedSignature(signature)) return Promise.resolve(false);
-  const expected = signature.slice(PREFIX_LENGTH);
-  const digest = backend.hmacHex(secret, payload);
-  // node:crypto answers synchronously: skip a needless await.
-  if (typeof digest === 'string') return Promise.resolve(constantTimeEqual(digest, expected));
-  return digest.then((hex) => constantTimeEqual(hex, expected));
 }

@@ -1,4 +1,5 @@
-import { verify } from './verify.js';
+import { checkSignatureWithFallback } from './check-signature.js';
+import { getDefaultHmacBackend } from './default-hmac-backend.js';
 
 /**
  * `verify()` against `secret`, then each of `additionalSecrets` in order: for rotating a secret
@@ -16,10 +17,11 @@ export async function verifyWithFallback(
   signature: string,
   additionalSecrets?: ReadonlyArray<string>,
 ): Promise<boolean> {
-  if (await verify(secret, payload, signature)) return true;
-  if (additionalSecrets === undefined || additionalSecrets === null) return false;
-  for (const fallback of additionalSecrets) {
-    if (await verify(fallback, payload, signature)) return true;
-  }
-  return false;
+  return checkSignatureWithFallback(
+    getDefaultHmacBackend(),
+    secret,
+    payload,
+    signature,
+    additionalSecrets,
+  );
 }

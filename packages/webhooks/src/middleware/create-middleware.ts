@@ -6,6 +6,8 @@ import {
   UnsupportedContentTypeError,
   type WebhooksError,
 } from '../errors.js';
+import { isSilent } from '../log.js';
+import { createDeliveryDeadlines } from './delivery-deadlines.js';
 import { errorToResponse } from './error-to-response.js';
 import { isJsonContentType } from './is-json-content-type.js';
 import { jsonError } from './json-response.js';
@@ -39,10 +41,19 @@ function errorResponse(error: WebhooksError, headers?: Record<string, string>): 
 /** `null`: the request is not for this middleware's path. */
 export type MiddlewareOutcome = MiddlewareResponse | null;
 
+/** Handles one request and calls `done` exactly once with the outcome (possibly synchronously). */
+export type MiddlewareHandler<TRequest> = (
+  request: TRequest,
+  done: (outcome: MiddlewareOutcome) => void,
+) => void;
+
+const NO_DELIVERY = { id: undefined, name: undefined };
+
 /**
  * The runtime-independent receiver: routing, content type, headers, size limit, verification,
  * dispatch and the timeout, for any request type an adapter can read. Node and Web middleware
- * are thin adapters around it.
+ * are thin adapters around it. It works with callbacks rather than promises: a delivery costs
+ * one promise (the one `verifyAndReceive` returns) and no timer of its own.
  *
  * | condition | status |
  * |---|---|
@@ -60,25 +71,35 @@ export type MiddlewareOutcome = MiddlewareResponse | null;
  * @example
  * ```ts
  * const handle = createMiddleware(myAdapter, webhooks, resolveMiddlewareOptions(webhooks));
- * const outcome = await handle(request);
+ * handle(request, (outcome) => send(outcome));
  * ```
  */
 export function createMiddleware<TRequest>(
   adapter: RequestAdapter<TRequest>,
   webhooks: WebhooksLike,
   options: ResolvedMiddlewareOptions,
-): (request: TRequest) => Promise<MiddlewareOutcome> {
+): MiddlewareHandler<TRequest> {
   const { path, log, timeout, maxPayloadBytes } = options;
+  const deadlines = createDeliveryDeadlines(timeout);
 
-  // Whatever goes wrong answers 500; a rejected middleware promise would crash a plain
-  // `createServer` listener with an unhandled rejection.
-  return function handleWebhookRequest(request: TRequest): Promise<MiddlewareOutcome> {
-    return handle(request).catch((error: unknown) =>
-      errorToResponse(error, log, { id: undefined, name: undefined }),
-    );
+  // Whatever goes wrong answers 500; a thrown error would crash a plain `createServer`
+  // listener. `done` itself must not throw (the adapters catch inside it), so it is never
+  // called twice.
+  return function handleWebhookRequest(request, done) {
+    let outcome: MiddlewareOutcome | undefined;
+    try {
+      outcome = handle(request, done);
+    } catch (error) {
+      outcome = errorToResponse(error, log, NO_DELIVERY);
+    }
+    if (outcome !== undefined) done(outcome);
   };
 
-  async function handle(request: TRequest): Promise<MiddlewareOutcome> {
+  /** An outcome known at once, or `undefined` when `done` will be called later. */
+  function handle(
+    request: TRequest,
+    done: (outcome: MiddlewareOutcome) => void,
+  ): MiddlewareOutcome | undefined {
     const pathname = adapter.getPathname(request);
     if (pathname === null) return errorResponse(new InvalidUrlError());
     if (pathname !== path) return null;
@@ -112,47 +133,75 @@ export function createMiddleware<TRequest>(
       return errorResponse(new MissingHeadersError(missing));
     }
 
-    let payload: Uint8Array | string;
-    try {
-      payload = await adapter.readBody(request, maxPayloadBytes);
-    } catch (error) {
-      const response = errorToResponse(error, log, { id, name });
-      // Stop a large or broken upload instead of draining it.
-      response.closeConnection = true;
-      return response;
-    }
-    if (payload.length === 0) {
-      const error = new EmptyBodyError();
-      return jsonError(error.status, `${error.name}: ${error.message}`);
-    }
-    log.debug(`${name} event received (id: ${id})`);
+    adapter.readBody(request, maxPayloadBytes, (error, payload) => {
+      let outcome: MiddlewareResponse;
+      try {
+        if (error !== undefined && error !== null) {
+          outcome = errorToResponse(error, log, { id, name });
+          // Stop a large or broken upload instead of draining it.
+          outcome.closeConnection = true;
+        } else if (payload === undefined || payload.length === 0) {
+          const empty = new EmptyBodyError();
+          outcome = jsonError(empty.status, `${empty.name}: ${empty.message}`);
+        } else {
+          receiveDelivery(id, name, payload, signature, done);
+          return;
+        }
+      } catch (unexpected) {
+        outcome = errorToResponse(unexpected, log, NO_DELIVERY);
+      }
+      done(outcome);
+    });
+    return undefined;
+  }
 
-    // The timer starts once the body is in: a slow upload must not earn a 202 before the
+  function receiveDelivery(
+    id: string,
+    name: string,
+    payload: Uint8Array | string,
+    signature: string,
+    done: (outcome: MiddlewareOutcome) => void,
+  ): void {
+    if (!isSilent(log.debug)) log.debug(`${name} event received (id: ${id})`);
+    let answered = false;
+    const answer = (response: MiddlewareResponse): void => {
+      if (answered) return;
+      answered = true;
+      done(response);
+    };
+    // The timeout starts once the body is in: a slow upload must not earn a 202 before the
     // signature is checked.
-    return new Promise<MiddlewareResponse>((resolve) => {
-      const timer = setTimeout(() => {
+    const pending = deadlines.add(() => {
+      if (!isSilent(log.debug)) {
         log.debug(
           `${name} delivery ${id}: handlers still running after ${timeout} ms, answered 202`,
         );
-        resolve(STILL_PROCESSING);
-      }, timeout);
-      let processing: Promise<void>;
-      try {
-        processing = webhooks.verifyAndReceive({ id, name, payload, signature });
-      } catch (error) {
-        processing = Promise.reject(error);
       }
+      answer(STILL_PROCESSING);
+    });
+    let processing: Promise<void>;
+    try {
+      processing = webhooks.verifyAndReceive({ id, name, payload, signature });
+    } catch (error) {
+      processing = Promise.reject(error);
+    }
+    try {
       processing.then(
         () => {
-          clearTimeout(timer);
-          resolve(OK);
+          deadlines.settle(pending);
+          answer(OK);
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          deadlines.settle(pending);
           // After a 202 the response is gone; the failure is still logged.
-          resolve(errorToResponse(error, log, { id, name }));
+          const response = errorToResponse(error, log, { id, name });
+          answer(response);
         },
       );
-    });
+    } catch (error) {
+      // `verifyAndReceive` returned something that is not a promise.
+      deadlines.settle(pending);
+      answer(errorToResponse(error, log, NO_DELIVERY));
+    }
   }
 }

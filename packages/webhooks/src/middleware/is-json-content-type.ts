@@ -11,5 +11,5 @@ const JSON_CONTENT_TYPE_RE = /^\s*application\/json\s*(?:;|$)/i;
  * ```
  */
 export function isJsonContentType(value: string | undefined): boolean {
-  return value !== undefined && JSON_CONTENT_TYPE_RE.test(value);
+  return value !== undefined && (value === 'application/json' || JSON_CONTENT_TYPE_RE.test(value));
 }

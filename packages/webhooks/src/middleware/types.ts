@@ -34,6 +34,9 @@ export interface MiddlewareResponse {
   closeConnection?: boolean;
 }
 
+/** Receives the body bytes (or text), or the `WebhooksError` (413, 500, 400) that stopped it. */
+export type BodyCallback = (error: unknown, body?: Uint8Array | string) => void;
+
 /** How the core reads one kind of request (Node `IncomingMessage`, Web `Request`). */
 export interface RequestAdapter<TRequest> {
   /** Path without query, or `null` when the URL cannot be parsed. */
@@ -41,6 +44,6 @@ export interface RequestAdapter<TRequest> {
   getMethod(request: TRequest): string;
   /** Header value by lower-case name; `undefined` when absent. */
   getHeader(request: TRequest, name: string): string | undefined;
-  /** The exact body bytes (or text), throwing a `WebhooksError` (413, 500, 400) on failure. */
-  readBody(request: TRequest, maxPayloadBytes: number): Promise<Uint8Array | string>;
+  /** Reads the exact body and calls `done` once, with an error or the body. */
+  readBody(request: TRequest, maxPayloadBytes: number, done: BodyCallback): void;
 }

@@ -50,13 +50,21 @@ export function createNodeMiddleware(
     webhooks,
     resolveMiddlewareOptions(webhooks, options),
   );
-  return async function sluiceWebhooksMiddleware(request, response, next) {
-    const outcome = await handle(request);
-    if (outcome === null) {
-      next?.();
-      return false;
-    }
-    writeNodeResponse(response, outcome);
-    return true;
+  return function sluiceWebhooksMiddleware(request, response, next) {
+    return new Promise<boolean>((resolve, reject) => {
+      handle(request, (outcome) => {
+        try {
+          if (outcome === null) {
+            next?.();
+            resolve(false);
+          } else {
+            writeNodeResponse(response, outcome);
+            resolve(true);
+          }
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
   };
 }

@@ -1,5 +1,5 @@
 import { UnknownRouteError } from '../../errors.js';
-import { createMiddleware } from '../create-middleware.js';
+import { createMiddleware, type MiddlewareOutcome } from '../create-middleware.js';
 import { jsonError } from '../json-response.js';
 import { normalizeTrailingSlashes } from '../normalize-trailing-slashes.js';
 import { resolveMiddlewareOptions } from '../resolve-middleware-options.js';
@@ -29,7 +29,9 @@ const webAdapter: RequestAdapter<Request> = {
   },
   getMethod: (request) => request.method,
   getHeader: (request, name) => request.headers.get(name) ?? undefined,
-  readBody: readWebBody,
+  readBody: (request, maxPayloadBytes, done) => {
+    readWebBody(request, maxPayloadBytes).then((body) => done(undefined, body), done);
+  },
 };
 
 function toResponse(outcome: MiddlewareResponse): Response {
@@ -66,7 +68,7 @@ export function createWebMiddleware(
     resolveMiddlewareOptions(webhooks, options),
   );
   return async function sluiceWebhooksWebMiddleware(request, next) {
-    const outcome = await handle(request);
+    const outcome = await new Promise<MiddlewareOutcome>((resolve) => handle(request, resolve));
     if (outcome !== null) return toResponse(outcome);
     if (next) return next();
     const error = new UnknownRouteError({
