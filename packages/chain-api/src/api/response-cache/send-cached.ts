@@ -86,7 +86,10 @@ export async function sendCached(
 }
 
 function toCachedBody(text: string, opts: SendCachedOptions): CachedBody {
-  const bytes = Buffer.from(text);
+  // Unpooled: a small Buffer.from() is a view into a shared 8 KiB slab, which a cache entry
+  // would keep alive whole (and the byte budget would not see).
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
   if (!opts.requestTime) {
     const etag = opts.etag
       ? `"${createHash('sha1').update(bytes).digest('base64url')}"`
