@@ -9,6 +9,7 @@
  * against anvil, 50 requests in flight.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@sluice/db';
@@ -76,14 +77,15 @@ async function main() {
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
       // Public routes are limited per client IP; every bench connection comes from 127.0.0.1.
       RATE_LIMIT_MAX: '10000000',
-      // For profiling the server, e.g. BENCH_SERVER_NODE_OPTIONS=--cpu-prof.
+      // For profiling the server, e.g. BENCH_SERVER_NODE_OPTIONS=--import=./profiler-preload.mjs
+      // (--cpu-prof itself is not allowed in NODE_OPTIONS).
       ...(process.env.BENCH_SERVER_NODE_OPTIONS
         ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
         : {}),
     });
     cleanups.unshift(async () => {
+      // With BENCH_SERVER_LOG_LEVEL=info, the server's per-request response times.
       if (process.env.BENCH_SERVER_LOG_FILE) {
-        const { writeFileSync } = await import('node:fs');
         writeFileSync(process.env.BENCH_SERVER_LOG_FILE, server.output());
       }
       await server.stop();
@@ -108,6 +110,15 @@ async function main() {
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
   }
+}
+
+function toRun(result: Awaited<ReturnType<typeof autocannon>>): Run {
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /**
@@ -189,12 +200,7 @@ async function benchEndpoints(base: string, key: string, store: BenchStore): Pro
       ],
     });
     await waitForIdle(base);
-    return {
-      reqPerSec: Math.round(result.requests.average),
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      errors: result.errors + result.timeouts + result.non2xx,
-    };
+    return toRun(result);
   };
   const show = (r: Run) =>
     `${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`;
@@ -251,10 +257,7 @@ async function benchStaticFloor(base: string, key: string, store: BenchStore): P
       const result = await autocannon({ url, connections, duration });
       const row: Row = {
         name: `floor: bare node:http, fixed ${(size / 1024).toFixed(1)} KiB body`,
-        reqPerSec: Math.round(result.requests.average),
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        errors: result.errors + result.timeouts + result.non2xx,
+        ...toRun(result),
       };
       log(`${row.name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
       rows.push(row);

@@ -14,13 +14,18 @@ export function sendWithEtag(
   cacheControl: string,
 ): FastifyReply {
   const body = typeof data === 'string' ? data : String(reply.serialize(data));
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const etag = strongEtag(body);
   reply.header('etag', etag).header('cache-control', cacheControl);
   const ifNoneMatch = request.headers['if-none-match'];
   if (etagMatches(ifNoneMatch, etag)) {
     return reply.code(304).send();
   }
   return reply.type('application/json; charset=utf-8').send(body);
+}
+
+/** A strong ETag naming these exact bytes (or the UTF-8 encoding of this text). */
+export function strongEtag(body: string | Uint8Array): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 /** Whether an `If-None-Match` header names `etag` (or is `*`); weak tags compare by value. */

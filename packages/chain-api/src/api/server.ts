@@ -14,7 +14,6 @@ import { registerOpenApi } from './openapi.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import type { StatusSource } from './readiness.js';
 import { ResponseCache } from './response-cache/response-cache.js';
-import type { ResponseCaching } from './response-cache/send-cached.js';
 import { watchStoreVersion } from './response-cache/store-version.js';
 import { activityRoute } from './routes/activity.js';
 import { balancesRoute } from './routes/balances.js';
@@ -78,15 +77,6 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('apiKey', null);
 
-  let caching: ResponseCaching | undefined;
-  if (opts.responseCache && opts.responseCache.maxBytes > 0) {
-    const version = await watchStoreVersion(opts.db);
-    caching = { cache: new ResponseCache(opts.responseCache), version };
-    app.addHook('onClose', async () => {
-      await version.close();
-    });
-  }
-
   const ctx: ApiContext = {
     db: opts.db,
     registry: createChainRegistry(opts.chains, opts.wellKnownChains),
@@ -95,7 +85,6 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     lowLiquidityUsd: opts.lowLiquidityUsd ?? 10_000,
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
-    caching,
   };
 
   app.addHook('onRequest', async (request, reply) => {
@@ -163,5 +152,14 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     },
     { prefix: '/v1/evm' },
   );
+  // Last, so a failure above cannot leave the LISTEN connection open; handlers read
+  // ctx.caching per request.
+  if (opts.responseCache && opts.responseCache.maxBytes > 0) {
+    const version = await watchStoreVersion(opts.db);
+    ctx.caching = { cache: new ResponseCache(opts.responseCache), version };
+    app.addHook('onClose', async () => {
+      await version.close();
+    });
+  }
   return app;
 }

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagMatches } from '../http-cache.js';
+import { etagMatches, strongEtag } from '../http-cache.js';
 import type { CachedBody, ResponseCache } from './response-cache.js';
 import type { StoreVersion } from './store-version.js';
 
@@ -91,10 +91,7 @@ function toCachedBody(text: string, opts: SendCachedOptions): CachedBody {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
   bytes.write(text);
   if (!opts.requestTime) {
-    const etag = opts.etag
-      ? `"${createHash('sha1').update(bytes).digest('base64url')}"`
-      : undefined;
-    return { parts: [bytes], etag };
+    return { parts: [bytes], etag: opts.etag ? strongEtag(bytes) : undefined };
   }
   // Byte offsets in the encoded body (one UTF-8 encoding; the parts are views into it).
   const request = bytes.indexOf(QUOTED_REQUEST_SLOT);
