@@ -6,7 +6,8 @@
  * --no-index` as a separate process, and drives each endpoint with autocannon on loopback
  * (50 connections): first pages and pages 100 deep. The baseline is what a user would otherwise
  * write: the same 1,000 balances read by one Multicall3 `balanceOf` batch (+ eth_getBalance)
- * against anvil, 50 requests in flight.
+ * against anvil, 50 requests in flight. The live case (bench/live-bench.ts) reads a mix while a
+ * writer commits a block every 250 ms, with global and with scoped cache invalidation.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -30,6 +31,8 @@ import { compileContracts, startAnvil } from '../src/devnet/index.js';
 import { createKeyStore } from '../src/keys/key-store.js';
 import { startCli } from '../test/support/cli-process.js';
 import { setCheckpoint } from '../test/support/seed-store.js';
+import { type BenchCase, seedSurfaceStore, surfaceCases } from './api-bench-surface.js';
+import { benchLive } from './live-bench.js';
 import { type BenchStore, seedBenchStore } from './seed-bench-store.js';
 
 const connections = 50;
@@ -58,7 +61,7 @@ async function main() {
   try {
     await migrate(t.db, storeMigrations);
     let started = performance.now();
-    const store = await seedBenchStore(t.db);
+    const store = await seedBenchStore(t.db, Number(process.env.BENCH_LIGHT_WALLETS ?? 10_000));
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     await setCheckpoint(t.db, 1, { indexedBlock: 3_000_000, backfillDone: true });
     // API-only replicas treat a chain whose indexer stopped writing as not ready: keep it fresh.
@@ -67,6 +70,8 @@ async function main() {
     }, 5_000);
     cleanups.unshift(async () => clearInterval(touch));
     const { key } = await createKeyStore(t.db).create({ name: 'bench', rateLimit: 1_000_000_000 });
+    // Rows only the #15 endpoints read (block headers, transactions, holders, stablecoins).
+    const surface = await seedSurfaceStore(t.db, store);
 
     started = performance.now();
     const server = await startCli(['serve', '--no-index'], {
@@ -92,8 +97,26 @@ async function main() {
     });
     log(`server up in ${((performance.now() - started) / 1000).toFixed(1)} s at ${server.url}`);
 
-    const rows = await benchEndpoints(server.url, key, store);
+    // #15 endpoints (transactions, token info/holders, stablecoins, search, history, portfolio).
+    const surfaceRows = await surfaceCases(store, surface, (path, pages) =>
+      cursorAfterPages(server.url, key, path, pages),
+    );
+    const rows = await benchEndpoints(server.url, key, store, surfaceRows);
     rows.push(...(await benchStaticFloor(server.url, key, store)));
+    // Issue 17's live case: its own servers (global vs scoped invalidation) and writer process.
+    if (!process.env.BENCH_ONLY || 'live'.includes(process.env.BENCH_ONLY)) {
+      rows.push(
+        ...(await benchLive({
+          databaseUrl: t.url!,
+          key,
+          store,
+          connections,
+          duration,
+          log,
+          floor: floorRun,
+        })),
+      );
+    }
     if (process.env.BENCH_ONLY) {
       printTable(rows);
       return;
@@ -150,7 +173,12 @@ async function cursorAfterPages(base: string, key: string, path: string, pages: 
   return offset!;
 }
 
-async function benchEndpoints(base: string, key: string, store: BenchStore): Promise<Row[]> {
+async function benchEndpoints(
+  base: string,
+  key: string,
+  store: BenchStore,
+  extraCases: readonly BenchCase[] = [],
+): Promise<Row[]> {
   const h = store.heavy;
   const activity = `/v1/evm/activity/${h}?limit=20`;
   const balances10 = `/v1/evm/balances/${h}?limit=10`;
@@ -181,6 +209,7 @@ async function benchEndpoints(base: string, key: string, store: BenchStore): Pro
     { name: 'collectibles, page 100 (20)', path: `${collectibles}&offset=${deep.collectibles}` },
     { name: 'collectibles, light wallets', path: () => `/v1/evm/collectibles/${randomLight()}` },
     { name: 'supported-chains', path: '/v1/evm/supported-chains' },
+    ...extraCases,
   ];
   const rows: Row[] = [];
   const run = async (
@@ -204,9 +233,10 @@ async function benchEndpoints(base: string, key: string, store: BenchStore): Pro
   };
   const show = (r: Run) =>
     `${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`;
-  const only = process.env.BENCH_ONLY;
+  // BENCH_ONLY: a substring of case names, or several separated by `|`.
+  const only = process.env.BENCH_ONLY?.split('|');
   for (const c of cases) {
-    if (only && !c.name.includes(only)) continue;
+    if (only && !only.some((part) => c.name.includes(part))) continue;
     // Each measurement follows a 1-s warm-up of the same load (JIT, pools, caches), as usual.
     // Uncached first, so the cached run does not start from entries the other one left.
     await run(c.path, { 'cache-control': 'no-cache' }, 1);
@@ -236,36 +266,39 @@ async function benchStaticFloor(base: string, key: string, store: BenchStore): P
     await sizeOf(`/v1/evm/collectibles/${store.heavy}?limit=20`),
   ];
   const rows: Row[] = [];
-  for (const size of sizes) {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        fileURLToPath(new URL('./static-floor-server.ts', import.meta.url)),
-        String(size),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    try {
-      const port = await new Promise<string>((resolve, reject) => {
-        child.stdout.once('data', (chunk) => resolve(String(chunk).trim()));
-        child.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));
-      });
-      const url = `http://127.0.0.1:${port}`;
-      await autocannon({ url, connections, duration: 1 });
-      const result = await autocannon({ url, connections, duration });
-      const row: Row = {
-        name: `floor: bare node:http, fixed ${(size / 1024).toFixed(1)} KiB body`,
-        ...toRun(result),
-      };
-      log(`${row.name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
-      rows.push(row);
-    } finally {
-      child.kill('SIGTERM');
-    }
-  }
+  for (const size of sizes) rows.push(await floorRun(size));
   return rows;
+}
+
+/** The floor for one body size: its own server process, a 1-s warm-up, one measured run. */
+async function floorRun(size: number): Promise<Row> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./static-floor-server.ts', import.meta.url)),
+      String(size),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (chunk) => resolve(String(chunk).trim()));
+      child.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await autocannon({ url, connections, duration: 1 });
+    const result = await autocannon({ url, connections, duration });
+    const row: Row = {
+      name: `floor: bare node:http, fixed ${(size / 1024).toFixed(1)} KiB body`,
+      ...toRun(result),
+    };
+    log(`${row.name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
+    return row;
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 
 /** The same 1,000 balances (+ native) read straight from the node with Multicall3. */

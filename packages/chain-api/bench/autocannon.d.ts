@@ -5,11 +5,19 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     setupRequest?: (request: RequestSpec, context: Record<string, unknown>) => RequestSpec;
+    onResponse?: (
+      status: number,
+      body: string | undefined,
+      context: Record<string, unknown>,
+      headers: Record<string, string | string[]> | undefined,
+    ) => void;
   }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
+    /** Total requests to send (instead of `duration`). */
+    amount?: number;
     headers?: Record<string, string>;
     requests?: RequestSpec[];
   }

@@ -2,9 +2,13 @@
  * Indexing benchmark: builds a dense history on anvil (the devnet scenario + ≥100k ERC20 transfers
  * across 1,000 wallets + ERC721 mints + router swaps), then indexes it cold, in one run:
  *   1. Sluice into PostgreSQL, 2. Sluice into PGlite, 3. a bare eth_getLogs + COPY pipeline
- *   (the practical limit), 4. Ponder 0.16.10 when bench/ponder-app is installed.
+ *   (the practical limit), 4. Ponder 0.16.10 (installed into bench/ponder-app when missing).
+ * Sluice runs with balance reconciliation on (balanceOf reads, src/reconcile): the table reports
+ * the balance reads per batch and the RPC calls they took. Its store carries every migration
+ * `serve` applies (the API's indexes and change triggers too), so the figure is what users get.
  *
  *   npm run bench:index -w @sluice/chain-api -- [--transfers 100000] [--wallets 1000] [--skip-pglite]
+ *     [--skip-ponder] [--reconcile end|batch|off]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { migrate, openDatabase } from '@sluice/db';
 import { createTestDatabase, testDatabaseUrl } from '@sluice/db/testing';
 import pino from 'pino';
-import { chainMigrations } from '../src/db/index.js';
-import { indexOnce } from '../src/ingest/index.js';
+import { storeMigrations } from '../src/api/store-migrations.js';
+import { type IndexStats, indexOnce } from '../src/ingest/index.js';
 import { rpcCall } from '../test/indexer/random-workload.js';
 import { runBarePipeline } from './bare-pipeline.js';
 import { buildDenseHistory } from './dense-history.js';
@@ -25,9 +29,19 @@ function arg(name: string, fallback: number): number {
   return i >= 0 ? Number(process.argv[i + 1] ?? fallback) : fallback;
 }
 const flag = (name: string) => process.argv.includes(`--${name}`);
+// --reconcile end (default) | batch | off: how deep backfill reconciles balances (for comparisons).
+const reconcileMode = process.argv[process.argv.indexOf('--reconcile') + 1];
+const reconcile =
+  !process.argv.includes('--reconcile') || reconcileMode === 'end'
+    ? { backfill: 'end' as const }
+    : reconcileMode === 'batch'
+      ? { backfill: 'batch' as const }
+      : { enabled: false };
 
 interface Row {
   run: string;
+  /** Balance reads (pairs) per batch / JSON-RPC calls, Sluice runs only. */
+  reads?: string;
   seconds: number;
   blocks: number;
   events: number;
@@ -58,9 +72,9 @@ try {
   // 1. Sluice -> PostgreSQL
   {
     const t = await createTestDatabase('postgres');
-    await migrate(t.db, chainMigrations);
+    await migrate(t.db, storeMigrations);
     const start = performance.now();
-    const [s] = await indexOnce({ db: t.db, chains: [history.devnet.chain], log });
+    const [s] = await indexOnce({ db: t.db, chains: [history.devnet.chain], log, reconcile });
     const seconds = (performance.now() - start) / 1000;
     // ERC20 Transfer logs = distinct (block, log) of ERC20 movement rows (WETH Deposit/Withdrawal aside).
     const { rows: c } = await t.db.query<{ n: string }>(
@@ -75,6 +89,7 @@ try {
     const act = await t.db.query<{ n: string }>('select count(*) as n from activity');
     rows.push({
       run: 'Sluice -> PostgreSQL',
+      reads: readsOf(s),
       seconds,
       blocks: s?.blocks ?? 0,
       events: s?.events ?? 0,
@@ -89,12 +104,13 @@ try {
     const dir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
     const db = await openDatabase({ dataDir: dir });
     try {
-      await migrate(db, chainMigrations);
+      await migrate(db, storeMigrations);
       const start = performance.now();
-      const [s] = await indexOnce({ db, chains: [history.devnet.chain], log });
+      const [s] = await indexOnce({ db, chains: [history.devnet.chain], log, reconcile });
       const seconds = (performance.now() - start) / 1000;
       rows.push({
         run: 'Sluice -> PGlite',
+        reads: readsOf(s),
         seconds,
         blocks: s?.blocks ?? 0,
         events: s?.events ?? 0,
@@ -129,6 +145,7 @@ try {
   }
   // 4. Ponder, installed separately in bench/ponder-app (see README there).
   const ponderDir = join(dirname(fileURLToPath(import.meta.url)), 'ponder-app');
+  if (!flag('skip-ponder')) installPonder(ponderDir);
   if (existsSync(join(ponderDir, 'node_modules', 'ponder')) && !flag('skip-ponder')) {
     for (const target of ['postgres', 'pglite'] as const) {
       const res = spawnSync(process.execPath, [join(ponderDir, 'run-ponder.mjs')], {
@@ -161,8 +178,8 @@ try {
         console.log(`ponder (${target}) did not report: ${(res.stderr ?? '').slice(-500)}`);
       }
     }
-  } else {
-    console.log('Ponder: not installed in bench/ponder-app (see README), skipped');
+  } else if (!flag('skip-ponder')) {
+    throw new Error('Ponder could not be installed into bench/ponder-app: no ratio without it');
   }
 } finally {
   await history.devnet.stop();
@@ -170,13 +187,39 @@ try {
 
 const bare = rows.find((r) => r.run.startsWith('bare'));
 console.log(
-  '\n| run | seconds | blocks/s | decoded events/s | ERC20 transfers/s | vs bare (transfers/s) | what it writes |',
+  '\n| run | seconds | blocks/s | decoded events/s | ERC20 transfers/s | vs bare (transfers/s) | balance reads per batch (RPC calls) | what it writes |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---|');
+console.log('|---|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
   const tps = r.transfers / r.seconds;
   const ratio = bare ? `${((tps / (bare.transfers / bare.seconds)) * 100).toFixed(0)}%` : '-';
   console.log(
-    `| ${r.run} | ${r.seconds.toFixed(2)} | ${(r.blocks / r.seconds).toFixed(0)} | ${(r.events / r.seconds).toFixed(0)} | ${tps.toFixed(0)} | ${ratio} | ${r.note} |`,
+    `| ${r.run} | ${r.seconds.toFixed(2)} | ${(r.blocks / r.seconds).toFixed(0)} | ${(r.events / r.seconds).toFixed(0)} | ${tps.toFixed(0)} | ${ratio} | ${r.reads ?? '-'} | ${r.note} |`,
   );
+}
+const sluicePg = rows.find((r) => r.run === 'Sluice -> PostgreSQL');
+const ponderPg = rows.find((r) => r.run.startsWith('Ponder') && r.run.endsWith('PostgreSQL'));
+if (sluicePg && ponderPg) {
+  const ratio = sluicePg.events / sluicePg.seconds / (ponderPg.events / ponderPg.seconds);
+  console.log(
+    `\nSluice (reconciliation on) vs Ponder into PostgreSQL: ${ratio.toFixed(1)}x events/s`,
+  );
+}
+
+/** `N (C calls)`: average balance reads per batch and the JSON-RPC calls of all of them. */
+function readsOf(s: IndexStats | undefined): string {
+  if (!s || s.batches === 0) return '-';
+  return `${(s.balanceReads / s.batches).toFixed(0)} (${s.balanceCalls} calls, ${s.balanceReads} reads, ${s.batches} batches)`;
+}
+
+/** Installs the Ponder app's own dependencies (not a workspace) unless already there. */
+function installPonder(dir: string): void {
+  if (existsSync(join(dir, 'node_modules', 'ponder'))) return;
+  console.log('Ponder: installing into bench/ponder-app (once) ...');
+  const args = ['install', '--workspaces=false', '--ignore-scripts', '--no-audit', '--no-fund'];
+  const viaFlock = spawnSync('flock', ['/tmp/sluice-npm.lock', 'npm', ...args], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  if (viaFlock.error) spawnSync('npm', args, { cwd: dir, stdio: 'inherit' });
 }

@@ -11,11 +11,15 @@ Usage:
   sluice-chain index [--devnet]                indexers and workers only, no HTTP
   sluice-chain devnet                          local anvil chain with the demo scenario
   sluice-chain keys create [--name n] [--rate-limit n] | list [--all] | revoke <id>
+  sluice-chain reset <chainId>                 delete a chain's indexed data (re-indexed at next start)
+  sluice-chain wallets track [--chain id] [--file f] <address...> | status
+                                               pre-track wallets on wallets-mode chains
 
   --devnet    also start the local devnet and serve it (what \`npm start\` does)
   --no-index  API only; another process indexes into the same DATABASE_URL
 
-Environment: PORT, HOST, DATABASE_URL (unset: PGlite in DATA_DIR, default ./data), REDIS_URL,
+Environment: PORT, HOST, DATABASE_URL (unset: PGlite in DATA_DIR, default ./data),
+DATABASE_READ_URL (hot standbys for API reads, comma-separated), REDIS_URL,
 RPC_URL_<chainId>, CHAINS_FILE, API_KEYS, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS, CURSOR_SECRET,
 LOG_LEVEL, TRUST_PROXY. See the package README.`;
 
@@ -41,6 +45,14 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys') {
     const { keysCommand } = await import('./cli/keys-command.js');
     return keysCommand(args, config, (line) => console.log(line));
+  }
+  if (command === 'wallets') {
+    const { walletsCommand } = await import('./cli/wallets-command.js');
+    return walletsCommand(args, config, (line) => console.log(line));
+  }
+  if (command === 'reset') {
+    const { resetCommand } = await import('./cli/reset-command.js');
+    return resetCommand(args, config, (line) => console.log(line));
   }
 
   const log = createLogger(config.logLevel);

@@ -10,6 +10,10 @@ export interface AppConfig {
   /** PostgreSQL; unset: embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Hot standbys of `databaseUrl` for API reads (DATABASE_READ_URL, comma-separated). */
+  databaseReadUrls: string[];
+  /** Longest a read waits for a standby to replay a notified batch before using the primary. */
+  readMaxWaitMs: number;
   /** Shared rate-limit counters across replicas; unset: in-process. */
   redisUrl: string | undefined;
   /** Development keys (plaintext, comma-separated), stored hashed at start. */
@@ -22,18 +26,34 @@ export interface AppConfig {
   /** How long a verified key is cached (revocation delay). */
   keyCacheTtlMs: number;
   /** In-memory response cache, invalidated by store changes; `maxBytes` 0 turns it off. */
-  responseCache: { maxBytes: number; maxAgeMs: number };
+  responseCache: { maxBytes: number; maxAgeMs: number; invalidation: 'scoped' | 'global' };
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
+/** An integer environment setting in [min, max] (ConfigError naming the variable otherwise). */
+export function integer(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+) {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** `RESPONSE_CACHE_INVALIDATION`: `scoped` (default) or `global` (any change drops everything). */
+function invalidationMode(env: NodeJS.ProcessEnv): 'scoped' | 'global' {
+  const raw = env.RESPONSE_CACHE_INVALIDATION?.trim().toLowerCase() || 'scoped';
+  if (raw !== 'scoped' && raw !== 'global') {
+    throw new ConfigError(`RESPONSE_CACHE_INVALIDATION must be "scoped" or "global", got "${raw}"`);
+  }
+  return raw;
 }
 
 function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
@@ -70,11 +90,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!['', 'true', 'false', '1', '0'].includes(trustProxy)) {
     throw new ConfigError(`TRUST_PROXY must be true or false, got "${env.TRUST_PROXY}"`);
   }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databaseReadUrls = (env.DATABASE_READ_URL ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry, i) =>
+      url({ [`DATABASE_READ_URL entry ${i + 1}`]: entry }, `DATABASE_READ_URL entry ${i + 1}`, [
+        'postgres:',
+        'postgresql:',
+      ]),
+    )
+    .filter((entry): entry is string => entry !== undefined);
+  if (databaseReadUrls.length > 0 && !databaseUrl) {
+    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary the standbys follow)');
+  }
   return {
     port: integer(env, 'PORT', 3100, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
     dataDir: env.DATA_DIR?.trim() || './data',
+    databaseReadUrls,
+    readMaxWaitMs: integer(env, 'DATABASE_READ_MAX_WAIT_MS', 100, 0, 10_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     apiKeys: (env.API_KEYS ?? '')
       .split(',')
@@ -92,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     responseCache: {
       maxBytes: integer(env, 'RESPONSE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
       maxAgeMs: integer(env, 'RESPONSE_CACHE_MAX_AGE_S', 30, 1, 86_400) * 1000,
+      invalidation: invalidationMode(env),
     },
   };
 }

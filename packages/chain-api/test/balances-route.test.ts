@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PriceAtRequest } from '../src/api/context.js';
+import { createTokenMetadataLookup } from '../src/pricing/token-metadata.js';
 import { startTestApi, type TestApi, testChains } from './support/api-harness.js';
 import { assertMatchesReference, referenceAvailable } from './support/reference-schemas.js';
 import {
@@ -22,6 +23,7 @@ const nopool = addr('tok-nopool');
 const empty = addr('tok-empty');
 const pool = addr('pool-good');
 
+const realLinks = createTokenMetadataLookup([ethereum]);
 let api: TestApi;
 const historyCalls: PriceAtRequest[][] = [];
 
@@ -38,10 +40,11 @@ beforeAll(async () => {
           return hoursAgo > 12 ? 2 : 2.5;
         });
       },
-      tokenLinks: (_chainId, token) =>
+      // The good token's links are made up; the rest come from the real token list and registry.
+      tokenLinks: (chainId, token) =>
         token === good
           ? { logo: 'https://logos.example/good.png', url: 'https://good.example' }
-          : undefined,
+          : realLinks.get(chainId, token),
     },
   });
   const db = api.t.db;
@@ -207,6 +210,31 @@ describe('GET /v1/evm/balances/{address}', () => {
     expect(addresses(both)).toEqual(['1:native', ...[usdc, good].sort().map((a) => `1:${a}`)]);
   });
 
+  it('bare flags: exclude_spam_tokens and exclude_unpriced without a value read as true', async () => {
+    const expected = {
+      exclude_spam_tokens: addresses(
+        await json(await api.get(path('?exclude_spam_tokens=true&chain_ids=1'))),
+      ),
+      exclude_unpriced: addresses(
+        await json(await api.get(path('?exclude_unpriced=true&chain_ids=1'))),
+      ),
+    };
+    const unfiltered = addresses(await json(await api.get(path('?chain_ids=1'))));
+    for (const [flag, want] of Object.entries(expected)) {
+      expect(want).not.toEqual(unfiltered);
+      for (const form of [
+        `?${flag}&chain_ids=1`,
+        `?chain_ids=1&${flag}=`,
+        `?${flag}=TRUE&chain_ids=1`,
+      ]) {
+        expect(addresses(await json(await api.get(path(form)))), form).toEqual(want);
+      }
+      expect(addresses(await json(await api.get(path(`?${flag}=false&chain_ids=1`))))).toEqual(
+        unfiltered,
+      );
+    }
+  });
+
   it('metadata=logo,url,pools adds token_metadata and the pricing pool', async () => {
     const body = await json(await api.get(path('?chain_ids=1&metadata=logo,url,pools')));
     if (referenceAvailable()) assertMatchesReference('BalancesResponse', body);
@@ -222,6 +250,19 @@ describe('GET /v1/evm/balances/{address}', () => {
       tokens: [good, usdc],
     });
     expect(body.balances.find((b) => b.address === spam)).not.toHaveProperty('pool');
+    // Mainnet USDC: logo from the Uniswap default token list; ETH: the registry's native logo.
+    expect(body.balances.find((b) => b.address === usdc)!.token_metadata).toEqual({
+      logo: expect.stringMatching(
+        /^https:\/\/.*0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48\/logo\.png$/,
+      ),
+      url: `https://etherscan.io/token/${usdc}`,
+    });
+    expect(
+      body.balances.find((b) => b.address === 'native' && b.chain_id === 1)!.token_metadata,
+    ).toEqual({
+      logo: 'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/ethereum/info/logo.png',
+      url: 'https://etherscan.io',
+    });
     const pools = await json(await api.get(path('?chain_ids=1&metadata=pools')));
     expect(pools.balances.find((b) => b.address === good)).not.toHaveProperty('token_metadata');
   });

@@ -81,6 +81,24 @@ describe('sluice-chain CLI', () => {
     expect(server.child.exitCode).toBe(0);
   }, 180_000);
 
+  it("reset <chainId> deletes one chain's indexed rows; bad ids are refused with the usage", async () => {
+    await t.db.query(
+      `insert into checkpoints (chain_id, indexed_block, indexed_hash) values (424242, 5, '0xab')`,
+    );
+    const [done, none, bad] = await Promise.all([
+      sluice(['reset', '424242']),
+      sluice(['reset', '434343']),
+      sluice(['reset', '0x12']),
+    ]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('chain 424242: deleted 1 rows (checkpoints 1)');
+    expect(none.stdout).toContain('nothing indexed');
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toContain('sluice-chain reset <chainId>');
+    const { rows } = await t.db.query('select 1 from checkpoints where chain_id = 424242');
+    expect(rows).toHaveLength(0);
+  }, 120_000);
+
   it('bad usage and bad configuration exit non-zero with a message naming the problem', async () => {
     const [usage, rate, port, chains, rpc, unknown] = await Promise.all([
       sluice(['keys', 'frobnicate']),

@@ -251,6 +251,30 @@ describe('GET /v1/evm/collectibles/{address}', () => {
     );
   });
 
+  it('bare flags: filter_spam and show_spam_scores without a value read as true', async () => {
+    const hidden = await json(await api.get(path('?chain_ids=1&filter_spam=false')));
+    expect(hidden.entries.some((e) => e.contract_address === junk)).toBe(true);
+    for (const form of ['?chain_ids=1&filter_spam', '?filter_spam=&chain_ids=1']) {
+      const body = await json(await api.get(path(form)));
+      expect(
+        body.entries.some((e) => e.contract_address === junk),
+        form,
+      ).toBe(false);
+    }
+    for (const form of [
+      '?chain_ids=1&filter_spam=false&show_spam_scores',
+      '?show_spam_scores=&filter_spam=0&chain_ids=1',
+    ]) {
+      const body = await json(await api.get(path(form)));
+      expect(
+        body.entries.find((e) => e.contract_address === junk),
+        form,
+      ).toMatchObject({
+        spam_score: 100,
+      });
+    }
+  });
+
   it('limit: default 250, clamps above 2500, pages through 600 exactly once', async () => {
     const def = await json(await api.get(path('', collector)));
     expect(def.entries).toHaveLength(250);

@@ -2,6 +2,7 @@ import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { createPublicClient, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/api/server.js';
 import { storeMigrations } from '../src/api/store-migrations.js';
@@ -101,7 +102,7 @@ type Balance = {
 };
 
 describe('devnet end to end', () => {
-  it('every wallet: activity, balances, token balance and collectibles validate against the reference', async () => {
+  it('every wallet: activity, balances, token balance, collectibles and DeFi positions validate against the reference', async () => {
     if (!referenceAvailable()) return;
     for (const wallet of Object.values(devnet.manifest.wallets)) {
       assertMatchesReference('ActivityResponse', await get(`/v1/evm/activity/${wallet}?limit=100`));
@@ -116,6 +117,10 @@ describe('devnet end to end', () => {
       assertMatchesReference(
         'CollectiblesResponse',
         await get(`/v1/evm/collectibles/${wallet}?filter_spam=false&show_spam_scores=true`),
+      );
+      assertMatchesReference(
+        'DefiPositionsResponse',
+        await get(`/v1/evm/defi/positions/${wallet}`),
       );
     }
     assertMatchesReference('ChainsResponse', await get('/v1/evm/supported-chains'));
@@ -135,6 +140,30 @@ describe('devnet end to end', () => {
     expect(weth?.price_usd).toBeLessThan(4000);
     const scam = all.find((b) => b.address === tokens.scam.address);
     if (scam) expect(scam).not.toHaveProperty('price_usd');
+  });
+
+  it('metadata=url,logo: devnet tokens and ETH get logos served by the devnet (as the peer example client asks)', async () => {
+    const { tokens, wallets } = devnet.manifest;
+    const body = await get<{ balances: (Balance & { token_metadata?: { logo?: string } })[] }>(
+      `/v1/evm/balances/${wallets.alice}?metadata=url,logo&exclude_spam_tokens`,
+    );
+    const logos = new Map(body.balances.map((b) => [b.address, b.token_metadata?.logo]));
+    expect(logos.get('native')).toBe(`${devnet.metadataUrl}logos/eth.svg`);
+    for (const token of [tokens.usdc, tokens.weth, tokens.wbtc]) {
+      if (!logos.has(token.address)) continue; // alice may not hold every token
+      const logo = logos.get(token.address)!;
+      expect(logo).toBe(`${devnet.metadataUrl}logos/${token.symbol.toLowerCase()}.svg`);
+      const res = await fetch(logo);
+      expect(res.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await res.text()).toContain(`>${token.symbol.toUpperCase()}</text>`);
+    }
+    expect([tokens.usdc, tokens.weth, tokens.wbtc].some((t) => logos.has(t.address))).toBe(true);
+    const activity = await get<{ activity: { token_metadata?: { logo?: string } }[] }>(
+      `/v1/evm/activity/${wallets.alice}?limit=25`,
+    );
+    expect(
+      activity.activity.some((a) => a.token_metadata?.logo?.startsWith(devnet.metadataUrl)),
+    ).toBe(true);
   });
 
   it('exclude_spam_tokens drops the airdropped spam token', async () => {
@@ -189,7 +218,105 @@ describe('devnet end to end', () => {
     const res = await fetch(`${base}/health`);
     expect(await res.json()).toMatchObject({
       status: 'ok',
-      chains: [expect.objectContaining({ chain_id: 31337, ready: true })],
+      chains: [
+        expect.objectContaining({
+          chain_id: 31337,
+          ready: true,
+          // Balance reconciliation is on and reports its cost.
+          reconcile: expect.objectContaining({
+            enabled: true,
+            non_conserving_tokens: expect.any(Number),
+            reads_per_batch: expect.any(Number),
+          }),
+        }),
+      ],
     });
+  });
+});
+
+describe('devnet end to end: peer-surface endpoints against the chain', () => {
+  const erc20Abi = parseAbi(['function balanceOf(address) view returns (uint256)']);
+  const client = () => createPublicClient({ transport: http(devnet.rpcUrl) });
+  const indexedBlock = () => BigInt(indexers.status()[0]?.indexed_block ?? 0);
+
+  it('token holders equal balanceOf at the indexed block, for every token and scenario wallet', async () => {
+    const rpc = client();
+    for (const token of Object.values(devnet.manifest.tokens)) {
+      // The trickle keeps the indexer moving: retry until a page was read within one indexed block.
+      let holders: { wallet_address: string; balance: string }[] = [];
+      let block = 0n;
+      for (let attempt = 0; attempt < 40; attempt++) {
+        block = indexedBlock();
+        const body = await get<{ holders: typeof holders; next_offset?: string }>(
+          `/v1/evm/token-holders/31337/${token.address}`,
+        );
+        if (referenceAvailable()) assertMatchesReference('TokenHoldersResponse', body);
+        expect(body.next_offset).toBeUndefined();
+        holders = body.holders;
+        if (indexedBlock() === block) break;
+      }
+      const listed = new Map(holders.map((h) => [h.wallet_address, BigInt(h.balance)]));
+      const balances = holders.map((h) => BigInt(h.balance));
+      expect(balances, token.symbol).toEqual(
+        [...balances].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)),
+      );
+      for (const [wallet, balance] of listed) {
+        const onChain = await rpc.readContract({
+          address: token.address as `0x${string}`,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [wallet as `0x${string}`],
+          blockNumber: block,
+        });
+        expect(balance, `${token.symbol} ${wallet}`).toBe(onChain);
+      }
+      for (const wallet of Object.values(devnet.manifest.wallets)) {
+        const onChain = await rpc.readContract({
+          address: token.address as `0x${string}`,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [wallet as `0x${string}`],
+          blockNumber: block,
+        });
+        expect(listed.get(wallet.toLowerCase()) ?? 0n, `${token.symbol} ${wallet}`).toBe(onChain);
+      }
+    }
+  });
+
+  it('transactions of every wallet match the chain and validate against the reference', async () => {
+    const rpc = client();
+    for (const wallet of Object.values(devnet.manifest.wallets)) {
+      const body = await get<{ transactions: Record<string, string | boolean>[] }>(
+        `/v1/evm/transactions/${wallet}?limit=20&decode=true`,
+      );
+      if (referenceAvailable()) assertMatchesReference('TransactionsResponse', body);
+      for (const tx of body.transactions) {
+        const onChain = await rpc.getTransaction({ hash: tx.hash as `0x${string}` });
+        const receipt = await rpc.getTransactionReceipt({ hash: tx.hash as `0x${string}` });
+        expect(tx.block_hash).toBe(onChain.blockHash);
+        expect(tx.block_number).toBe(String(onChain.blockNumber));
+        expect(tx.from).toBe(onChain.from.toLowerCase());
+        expect(tx.to).toBe(onChain.to?.toLowerCase());
+        expect(BigInt(tx.value as string)).toBe(onChain.value);
+        expect(tx.data).toBe(onChain.input);
+        expect(tx.success).toBe(receipt.status === 'success');
+        expect(BigInt(tx.gas_price as string)).toBe(receipt.effectiveGasPrice);
+        expect([tx.from, tx.to]).toContain(wallet.toLowerCase());
+      }
+    }
+  });
+
+  it('token info and search find the scenario tokens', async () => {
+    const { usdc } = devnet.manifest.tokens;
+    const info = await get<{ tokens: Record<string, unknown>[] }>(
+      `/v1/evm/token-info/${usdc.address}?chain_ids=31337`,
+    );
+    if (referenceAvailable()) assertMatchesReference('TokensResponse', info);
+    expect(info.tokens[0]).toMatchObject({ symbol: usdc.symbol, decimals: usdc.decimals });
+    const found = await get<Record<string, unknown>[]>(
+      `/v1/evm/search/tokens?query=${usdc.symbol}`,
+    );
+    if (referenceAvailable()) assertMatchesReference('TokenSearchResponse', found);
+    expect(found.map((t) => t.address)).toContain(usdc.address.toLowerCase());
   });
 });

@@ -128,6 +128,21 @@ const endpoints: { name: string; path: (rand: () => number) => string; params: S
       show_spam_scores: ['true', 'false'],
     },
   },
+  {
+    name: 'defi-positions',
+    // A wallet holding nothing here (the harness has no node to read positions from).
+    path: (r) =>
+      `/v1/evm/defi/positions/${r() < 0.6 ? addr('fuzz-empty') : pickAddress(r).replace(wallet, addr('fuzz-empty'))}`,
+    params: { chain_ids: ['1', '8453', 'default', 'mainnet', '1,8453', '1,9999', 'ethereum'] },
+  },
+  {
+    name: 'defi-supported-protocols',
+    path: () => '/v1/evm/defi/supported-protocols',
+    params: {
+      include_preview_chains: ['true', 'false', '1', '0'],
+      include_preview_protocols: ['true', 'false'],
+    },
+  },
 ];
 
 function pickAddress(rand: () => number): string {
@@ -214,10 +229,14 @@ describe('parameter fuzzing', () => {
             endpoint.name === 'activity'
               ? text
               : (JSON.parse(text) as Record<string, string>)[
-                  endpoint.name === 'collectibles' ? 'error' : 'message'
+                  ['collectibles', 'defi-positions', 'defi-supported-protocols'].includes(
+                    endpoint.name,
+                  )
+                    ? 'error'
+                    : 'message'
                 ];
           expect(message, url.slice(0, 300)).toMatch(
-            /^Invalid parameter '(address|token_address|chain_ids|limit|offset|activity_type|asset_type|filters|asset_class|metadata|exclude_spam_tokens|exclude_unpriced|historical_prices|filter_spam|show_spam_scores)'/,
+            /^Invalid parameter '(address|token_address|chain_ids|limit|offset|activity_type|asset_type|filters|asset_class|metadata|exclude_spam_tokens|exclude_unpriced|historical_prices|filter_spam|show_spam_scores|include_preview_chains|include_preview_protocols)'/,
           );
         } else {
           const next = (JSON.parse(text) as { next_offset?: string }).next_offset;

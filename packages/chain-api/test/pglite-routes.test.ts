@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-harness.js';
 import { assertMatchesReference, referenceAvailable } from './support/reference-schemas.js';
+import { insertBlocks } from './support/seed-chain.js';
 import {
   addr,
   insertActivity,
@@ -9,6 +10,7 @@ import {
   insertNftHoldings,
   insertPrices,
   insertTokens,
+  setCheckpoint,
   txHash,
 } from './support/seed-store.js';
 
@@ -63,6 +65,31 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close();
+});
+
+describe('history on PGlite', () => {
+  it('balances at a past block and the portfolio series', async () => {
+    const db = api.t.db;
+    await insertBlocks(
+      db,
+      Array.from({ length: 25 }, (_, i) => ({
+        chainId: 1,
+        number: 10 + i,
+        time: 1_700_000_000 + i,
+      })),
+    );
+    await setCheckpoint(db, 1, { indexedBlock: 34, backfillDone: true });
+    const res = await api.get(`/v1/evm/balances/${wallet}?chain_ids=1&block_number=20`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { balances: { address: string; amount: string }[] };
+    // 3,000,000 now, minus the receipts of blocks 21..34 (values 11..24).
+    expect(body.balances.map((b) => [b.address, b.amount])).toEqual([
+      ['native', '7'],
+      [token, String(3_000_000 - 245)],
+    ]);
+    const portfolio = await api.get(`/v1/evm/portfolio/${wallet}?chain_ids=1&days=2`);
+    expect(portfolio.status).toBe(200);
+  });
 });
 
 describe('routes on PGlite', () => {

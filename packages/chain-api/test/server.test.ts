@@ -102,9 +102,17 @@ describe('public endpoints', () => {
       '/health',
       '/v1/evm/activity/{address}',
       '/v1/evm/balances/{address}',
+      '/v1/evm/balances/{address}/stablecoins',
       '/v1/evm/balances/{address}/token/{token_address}',
       '/v1/evm/collectibles/{address}',
+      '/v1/evm/defi/positions/{address}',
+      '/v1/evm/defi/supported-protocols',
+      '/v1/evm/portfolio/{address}',
+      '/v1/evm/search/tokens',
       '/v1/evm/supported-chains',
+      '/v1/evm/token-holders/{chain_id}/{address}',
+      '/v1/evm/token-info/{address}',
+      '/v1/evm/transactions/{address}',
     ]);
     const activity = doc.paths['/v1/evm/activity/{address}']!.get;
     expect(activity.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(

@@ -1,4 +1,5 @@
-export { DatabaseError, sqlState } from './database-error.js';
+export { DatabaseError, isDatabaseUnavailable, sqlState } from './database-error.js';
+export { DatabaseLockedError, type FolderLock, lockFolder } from './folder-lock.js';
 export { type MigrateOptions, migrate } from './migrate.js';
 export { openDatabase } from './open-database.js';
 export type {

@@ -1,5 +1,5 @@
 import { DatabaseError } from './database-error.js';
-import type { Database, Migration } from './types.js';
+import type { Database, Migration, Queryable } from './types.js';
 
 export interface MigrateOptions {
   /** Table that records applied migration ids (default `schema_migrations`). */
@@ -26,16 +26,21 @@ export async function migrate(
     ids.add(m.id);
   }
 
-  await db.query(
-    `create table if not exists ${table} (id text primary key, applied_at timestamptz not null default now())`,
-  );
+  // Key the lock on the table name and current schema so parallel test schemas don't contend.
+  const lock = (tx: Queryable) =>
+    tx.query(`select pg_advisory_xact_lock(hashtext(current_schema() || '.' || $1))`, [table]);
+  // Under the lock too: two processes starting at once would both try to create it (`if not
+  // exists` does not serialize concurrent creations).
+  await db.transaction(async (tx) => {
+    await lock(tx);
+    await tx.query(
+      `create table if not exists ${table} (id text primary key, applied_at timestamptz not null default now())`,
+    );
+  });
   const applied: string[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {
-      // Key the lock on the table name and current schema so parallel test schemas don't contend.
-      await tx.query(`select pg_advisory_xact_lock(hashtext(current_schema() || '.' || $1))`, [
-        table,
-      ]);
+      await lock(tx);
       const { rows } = await tx.query(`select 1 from ${table} where id = $1`, [migration.id]);
       if (rows.length > 0) return false;
       await tx.exec(migration.sql);

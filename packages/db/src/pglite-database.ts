@@ -1,4 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
+import { lockFolder } from './folder-lock.js';
 import { assertChannelName } from './listen-channel.js';
 import type { Database, Queryable, QueryResult } from './types.js';
 
@@ -8,13 +9,23 @@ const parsers = {
   [types.NUMERIC]: (value: string) => value,
 };
 
-/** Opens the embedded PGlite database in `dataDir` (or `memory://`). */
+/**
+ * Opens the embedded PGlite database in `dataDir` (or `memory://`). A folder is locked for this
+ * process (see `lockFolder`): two processes writing one PGlite folder corrupt it.
+ */
 export async function openPglite(dataDir: string, schema: string | undefined): Promise<Database> {
-  const pglite = await PGlite.create(dataDir, { parsers });
-  if (schema) {
-    await pglite.exec(
-      `create schema if not exists "${schema}"; set search_path to "${schema}", public;`,
-    );
+  const lock = dataDir === 'memory://' ? undefined : lockFolder(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dataDir, { parsers });
+    if (schema) {
+      await pglite.exec(
+        `create schema if not exists "${schema}"; set search_path to "${schema}", public;`,
+      );
+    }
+  } catch (error) {
+    lock?.release();
+    throw error;
   }
 
   // PGlite is single-connection: queue transactions so a query from elsewhere can't land inside one.
@@ -75,7 +86,11 @@ export async function openPglite(dataDir: string, schema: string | undefined): P
       if (closed) return;
       closed = true;
       await queue;
-      await pglite.close();
+      try {
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

@@ -1,13 +1,53 @@
 import pg from 'pg';
+import { DatabaseError } from './database-error.js';
 import { listenPostgres } from './postgres-listener.js';
 import type { Database, OpenDatabaseOptions, Queryable, QueryResult } from './types.js';
+
+function envMs(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new DatabaseError(`Invalid ${name}`, `"${raw}" must be a whole number of milliseconds`);
+  }
+  return value;
+}
+
+/** Statement and connection timeouts from the options, else the environment, else 5 s each. */
+export function resolveTimeouts(options: OpenDatabaseOptions): {
+  statementMs: number;
+  connectMs: number;
+} {
+  return {
+    statementMs: options.statementTimeoutMs ?? envMs('DB_STATEMENT_TIMEOUT_MS', 5_000),
+    connectMs: options.connectTimeoutMs ?? envMs('DB_CONNECT_TIMEOUT_MS', 5_000),
+  };
+}
+
+/**
+ * `pg` settings bounding every wait: the server cancels a statement after `statementMs`; the
+ * client gives up reading 1 s later (a server that stopped answering cannot cancel anything)
+ * and after `connectMs` waiting for a connection.
+ */
+function timeoutConfig(statementMs: number, connectMs: number): pg.ClientConfig {
+  return {
+    ...(statementMs > 0
+      ? { statement_timeout: statementMs, query_timeout: statementMs + 1_000 }
+      : {}),
+    ...(connectMs > 0 ? { connectionTimeoutMillis: connectMs } : {}),
+    keepAlive: true,
+  };
+}
 
 /** Opens a `pg` pool; with `schema`, creates it and makes it the first entry of every session's search path. */
 export async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
   const { schema } = options;
+  const { statementMs, connectMs } = resolveTimeouts(options);
+  const timeouts = timeoutConfig(statementMs, connectMs);
   if (schema) {
     // Create the schema on a one-off client so the pool's sessions can start with it on their path.
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, ...timeouts });
+    client.on('error', () => {});
     await client.connect();
     try {
       await client.query(`create schema if not exists "${schema}"`);
@@ -18,12 +58,18 @@ export async function openPostgres(url: string, options: OpenDatabaseOptions): P
   const clientConfig: pg.ClientConfig = {
     connectionString: url,
     application_name: options.applicationName ?? 'sluice',
+    ...timeouts,
     ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
   };
   const pool = new pg.Pool({ ...clientConfig, max: options.max ?? 10 });
   const listeners = new Set<{ close(): Promise<void> }>();
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // A checked-out client's socket error is delivered to its query; without a listener of its own
+  // the client would also re-emit it as an unhandled 'error' event and crash the process.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
 
   const run = async <Row>(
     q: pg.Pool | pg.PoolClient,
@@ -44,6 +90,7 @@ export async function openPostgres(url: string, options: OpenDatabaseOptions): P
     },
     async transaction(fn) {
       const client = await pool.connect();
+      let broken = false;
       try {
         await client.query('begin');
         const tx: Queryable = {
@@ -56,10 +103,13 @@ export async function openPostgres(url: string, options: OpenDatabaseOptions): P
         await client.query('commit');
         return value;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        // A connection that cannot even roll back (lost, frozen) is destroyed, not pooled again.
+        await client.query('rollback').catch(() => {
+          broken = true;
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async ping() {

@@ -59,7 +59,9 @@ export async function createTestDatabase(kind: DatabaseKind = 'postgres'): Promi
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let db: Database;
   try {
-    db = await openDatabase({ url: base, schema, max: 5 });
+    // No statement timeout: a busy CI machine must not fail slow test queries; tests of the
+    // timeouts open their own database with them.
+    db = await openDatabase({ url: base, schema, max: 5, statementTimeoutMs: 0 });
   } catch (error) {
     throw new Error(
       `PostgreSQL for tests is unreachable at TEST_DATABASE_URL (${new URL(base).host}): ${String(error)}`,
@@ -83,3 +85,6 @@ export async function createTestDatabase(kind: DatabaseKind = 'postgres'): Promi
     },
   };
 }
+
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { startTestCluster, type TestCluster } from './test-cluster.js';

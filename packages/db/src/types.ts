@@ -65,6 +65,17 @@ export interface OpenDatabaseOptions {
   max?: number | undefined;
   /** Application name reported to PostgreSQL. */
   applicationName?: string | undefined;
+  /**
+   * PostgreSQL: longest a statement may run before it fails (server-side `statement_timeout`,
+   * and a client-side read timeout a little later, for a server that stopped answering at all).
+   * Default `DB_STATEMENT_TIMEOUT_MS` or 5000; 0 for none (long-running workers, migrations).
+   */
+  statementTimeoutMs?: number | undefined;
+  /**
+   * PostgreSQL: longest wait for a connection (a new one, or a free one from the pool).
+   * Default `DB_CONNECT_TIMEOUT_MS` or 5000; 0 for none.
+   */
+  connectTimeoutMs?: number | undefined;
 }
 
 /** One schema change, applied once and recorded by `id`. */

@@ -1,15 +1,20 @@
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { isDatabaseUnavailable } from '@sluice/db';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { toUsersError, UsersError } from './errors.js';
+import { renderErrorPage, renderNotFoundPage } from './html/info-pages.js';
+import { bodyDeadline } from './http/body-deadline.js';
 import { parseJsonBody } from './http/parse-json-body.js';
+import { prefersHtml } from './http/prefers-html.js';
 import { addRoutes } from './routes/add.js';
 import { assetRoutes } from './routes/assets.js';
 import { byIdRoutes } from './routes/by-id.js';
 import { editRoutes } from './routes/edit.js';
 import { healthRoutes } from './routes/health.js';
 import type { RouteContext } from './routes/route-context.js';
+import { sendPage } from './routes/send-page.js';
 import { usersRoutes } from './routes/users.js';
 import type { UserStore } from './store/user-store.js';
 
@@ -23,11 +28,9 @@ export interface AppOptions {
   https?: { key: Buffer | string; cert: Buffer | string } | undefined;
   /** Largest accepted request body in bytes (default 16 KiB). */
   bodyLimit?: number;
+  /** Longest wait for a request body after its headers, in ms (default 5000); then 408. */
+  bodyTimeoutMs?: number;
 }
-
-// PostgreSQL connection-level failures (class 08, admin shutdown, refused): the database is
-// unavailable rather than the request being wrong.
-const UNAVAILABLE = /^(08|57P0)|^ECONNREFUSED$|^ECONNRESET$|^ETIMEDOUT$/;
 
 /**
  * Builds the HTTP application without listening, so tests and the CLI share it.
@@ -58,11 +61,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   await app.register(formbody);
+  bodyDeadline(app, options.bodyTimeoutMs ?? 5_000);
+
+  // Error bodies may echo input; never let a browser sniff them into something else.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+  });
 
   app.setErrorHandler((err, request, reply) => {
-    const code = (err as { code?: unknown }).code;
     let error: UsersError;
-    if (typeof code === 'string' && UNAVAILABLE.test(code)) {
+    // Lost, restarting, frozen or overloaded database: unavailable, not the request's fault.
+    if (isDatabaseUnavailable(err)) {
       error = new UsersError('USERS_DATABASE_UNAVAILABLE');
     } else {
       error = toUsersError(err);
@@ -70,10 +79,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (error.statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ code: error.code, message: error.message }, 'client error');
     if (error.headers) reply.headers(error.headers);
+    if (request.method === 'GET' && prefersHtml(request.headers.accept)) {
+      // A browser gets a page. A path that is not a number (`/nonexistent`) is a missing page
+      // to it, not a malformed id.
+      if (error.code === 'USERS_INVALID_ID' && request.routeOptions.url === '/:id') {
+        const path = request.url.split('?')[0] ?? request.url;
+        return sendPage(
+          reply,
+          renderNotFoundPage(path.length > 100 ? `${path.slice(0, 100)}…` : path),
+          404,
+        );
+      }
+      return sendPage(reply, renderErrorPage(error.statusCode, error.message), error.statusCode);
+    }
     return reply.code(error.statusCode).send(error.toBody());
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
+    if (request.method === 'GET' && prefersHtml(request.headers.accept)) {
+      return sendPage(
+        reply,
+        renderNotFoundPage(path.length > 100 ? `${path.slice(0, 100)}…` : path),
+        404,
+      );
+    }
     const error = new UsersError(
       'USERS_ROUTE_NOT_FOUND',
       `Route ${request.method} ${path.length > 100 ? `${path.slice(0, 100)}…` : path} not found`,

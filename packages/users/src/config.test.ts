@@ -28,6 +28,7 @@ describe('loadConfig', () => {
     [{ PORT: '-1' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ BODY_LIMIT: '10' }, /BODY_LIMIT/],
+    [{ BODY_TIMEOUT_MS: '5s' }, /BODY_TIMEOUT_MS/],
     [{ HTTP_REDIRECT_PORT: '80' }, /needs HTTPS/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

@@ -11,6 +11,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Longest wait for a request body after its headers, in milliseconds (then 408). */
+  bodyTimeoutMs: number;
   /** How long SIGTERM waits for in-flight requests before forcing exit, in milliseconds. */
   shutdownTimeoutMs: number;
 }
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpRedirectPort,
     logLevel,
     bodyLimit: integer(env, 'BODY_LIMIT', 16 * 1024, 1024, 10 * 1024 * 1024),
+    bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', 5_000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
 }

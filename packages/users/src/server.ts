@@ -93,6 +93,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       logger: { level: config.logLevel, serializers: { req: redactRequestLog } },
       https,
       bodyLimit: config.bodyLimit,
+      bodyTimeoutMs: config.bodyTimeoutMs,
     });
   } catch (err) {
     await db.close();

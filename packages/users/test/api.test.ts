@@ -350,21 +350,30 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     await expectError(await fetch(`${base}/x`, { method: 'DELETE' }), 400, 'USERS_INVALID_ID');
   });
 
-  it('serves the edit page prefilled from the query over the stored record, changing nothing', async () => {
+  it('serves the edit page filled from the stored record, query values only as a proposed change', async () => {
     expect((await post({ id: 150, name: 'Stored name', pro: 'Stored pro' })).status).toBe(201);
     let res = await fetch(`${base}/edit?id=150&name=Query+name`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     const page = await res.text();
-    expect(page).toContain('value="Query name"');
+    expect(page).toContain(
+      '<input id="name" name="name" type="text" required maxlength="200" autocomplete="name" value="Stored name"',
+    );
     expect(page).toContain('value="Stored pro"');
+    expect(page).toContain('Proposed change (from the link, not saved)');
+    expect(page).toContain('Name: <strong>Query name</strong> (stored: Stored name)');
+    expect(page).not.toContain('value="Query name"');
+    // Nothing proposed when the link carries the stored values (or none).
+    expect(await (await fetch(`${base}/edit?id=150&name=Stored+name`)).text()).not.toContain(
+      'Proposed change',
+    );
     expect(page).toContain('data-json-method="PUT" data-json-action="/150"');
     expect(await (await fetch(`${base}/150`)).json()).toMatchObject({ name: 'Stored name' });
     res = await fetch(`${base}/edit?id=150&name=%22%3E%3Cscript%3Ealert(1)%3C/script%3E`);
     const xss = await res.text();
     expect(xss).not.toContain('"><script>alert(1)');
-    expect(xss).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(xss).toContain('<strong>&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</strong>');
     await expectError(await fetch(`${base}/edit?id=151`), 404, 'USERS_NOT_FOUND');
     await expectError(await fetch(`${base}/edit?id=abc`), 400, 'USERS_INVALID_ID');
     await expectError(await fetch(`${base}/edit?id=-4`), 400, 'USERS_INVALID_ID');
@@ -389,7 +398,7 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(page).not.toContain(evil);
     expect(page).not.toContain('<img src=x');
-    expect(page).toContain('href="/edit?id=160&amp;name=%3Cscript%3E');
+    expect(page).toContain('href="/edit?id=160"');
     expect(page).toContain('data-delete-id="160"');
     // The JSON API keeps the text as given.
     const json = (await (await fetch(`${base}/160`)).json()) as UserBody;
@@ -444,9 +453,32 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     );
     expect((await fetch(`${base}/favicon.ico`)).status).toBe(204);
     expect((await fetch(`${base}/favicon.svg`)).status).toBe(200);
+    // The landing page: JSON for API clients, HTML for browsers.
     const root = await fetch(`${base}/`, { redirect: 'manual' });
-    expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/users');
+    expect(root.status).toBe(200);
+    expect(root.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await root.json()).toMatchObject({
+      name: 'Sluice users',
+      links: { ui: '/users', docs: '/docs', openapi: '/openapi.json', health: '/health' },
+    });
+    const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const landing = await fetch(`${base}/`, { headers: { accept: browserAccept } });
+    expect(landing.headers.get('content-type')).toMatch(/^text\/html/);
+    const landingHtml = await landing.text();
+    for (const href of ['/users', '/docs', '/health'])
+      expect(landingHtml).toContain(`href="${href}"`);
+    const missing = await fetch(`${base}/nonexistent/%3Cb%3E`, {
+      headers: { accept: browserAccept },
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
+    const missingHtml = await missing.text();
+    expect(missingHtml).toContain('<h1>Not found</h1>');
+    expect(missingHtml).not.toContain('<b>');
+    // A 400 echoing input carries nosniff too.
+    const bad = await fetch(`${base}/abc`);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-content-type-options')).toBe('nosniff');
     const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as {
       openapi: string;
       paths: Record<string, unknown>;

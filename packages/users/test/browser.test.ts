@@ -61,7 +61,9 @@ describe.skipIf(!available)('HTML UI in headless Chromium', () => {
 
   it('adds, edits and deletes users, shows field errors, escapes user text', async () => {
     await page.goto(`${base}/`);
-    await expect.poll(() => page.url()).toBe(`${base}/users`);
+    expect(await page.locator('h1').textContent()).toBe('Sluice users');
+    await page.getByRole('link', { name: 'Open the user list' }).click();
+    await page.waitForURL(`${base}/users`);
     expect(await page.getByText('No users yet').isVisible()).toBe(true);
 
     // Add: first an invalid submission, which shows messages next to the fields.
@@ -103,11 +105,17 @@ describe.skipIf(!available)('HTML UI in headless Chromium', () => {
     expect(await evilRow.locator('td').nth(2).textContent()).toBe('"><b>bold</b>');
     expect(await page.locator('main img, main b, main script').count()).toBe(0);
 
-    // Edit: the link carries id/name/pro; the form saves with PUT /1.
+    // Edit: the link carries the id only; the form shows the stored record, saves with PUT /1.
     await ada.getByRole('link', { name: /Edit/ }).click();
-    await page.waitForURL(/\/edit\?id=1&/);
+    await page.waitForURL(`${base}/edit?id=1`);
     expect(await page.getByLabel('Name').inputValue()).toBe('Ada Lovelace');
-    expect(await page.getByLabel('Id').getAttribute('readonly')).not.toBeNull();
+    const id = page.getByLabel('Id');
+    expect(await id.getAttribute('readonly')).not.toBeNull();
+    // Looks read-only: another background than the editable fields, and says so.
+    const background = (selector: string) =>
+      page.locator(selector).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await background('#id')).not.toBe(await background('#name'));
+    expect(await page.locator('#id-hint').textContent()).toBe('The id cannot be changed.');
     await page.getByLabel('Profession').fill('analyst');
     const [put] = await Promise.all([
       page.waitForRequest((r) => r.method() === 'PUT'),
@@ -127,8 +135,33 @@ describe.skipIf(!available)('HTML UI in headless Chromium', () => {
     expect((await fetch(`${base}/2`)).status).toBe(404);
     expect(await (await fetch(`${base}/1`)).json()).toMatchObject({ pro: 'analyst' });
 
+    // A stale link (an old edit URL with values): the stored values fill the form; the link's
+    // values are shown apart as a proposed change, applied only on request.
+    await page.goto(`${base}/edit?id=1&name=Stale+Name`);
+    expect(await page.getByLabel('Name').inputValue()).toBe('Ada Lovelace');
+    expect(await page.getByLabel('Profession').inputValue()).toBe('analyst');
+    expect(await page.locator('.proposed').textContent()).toContain('Stale Name');
+    await page.getByRole('button', { name: 'Put the proposed values in the form' }).click();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Stale Name');
+    expect(await (await fetch(`${base}/1`)).json()).toMatchObject({ name: 'Ada Lovelace' });
+
     await page.goto(`${base}/edit?id=1`);
     await page.screenshot({ path: join(artifacts, 'users-edit.png'), fullPage: true });
+
+    // Deleting the last row leaves no empty table header behind.
+    await page.goto(`${base}/users`);
+    await page
+      .locator('tr[data-user-id="1"]')
+      .getByRole('button', { name: /Delete/ })
+      .click();
+    await page.locator('table').waitFor({ state: 'detached' });
+    expect(await page.getByText('No users on this page').isVisible()).toBe(true);
+
+    // Unknown paths are an HTML page in a browser.
+    const missing = await page.goto(`${base}/nonexistent`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('Not found');
+    expect(await page.getByRole('link', { name: 'Users' }).first().isVisible()).toBe(true);
     expect(pageErrors).toEqual([]);
     expect(existsSync(join(artifacts, 'users-list.png'))).toBe(true);
   });

@@ -10,6 +10,7 @@ export const errorCatalogue = {
     message: 'signature does not match event payload and secret',
   },
   SLUICE_WEBHOOKS_INVALID_JSON: { status: 400, message: 'Invalid JSON' },
+  SLUICE_WEBHOOKS_UNSUPPORTED_EVENT_NAME: { status: 400, message: 'Event name not accepted' },
   SLUICE_WEBHOOKS_EMPTY_BODY: { status: 400, message: 'Request body is empty' },
   SLUICE_WEBHOOKS_MISSING_HEADERS: { status: 400, message: 'Required headers missing' },
   SLUICE_WEBHOOKS_UNKNOWN_ROUTE: { status: 404, message: 'Unknown route' },
@@ -24,6 +25,15 @@ export const errorCatalogue = {
     message: 'Request body was already consumed by another middleware; raw bytes are needed',
   },
   SLUICE_WEBHOOKS_REQUEST_BODY: { status: 400, message: 'Request body could not be read' },
+  SLUICE_WEBHOOKS_BODY_TIMEOUT: { status: 408, message: 'Request body not received in time' },
+  SLUICE_WEBHOOKS_TOO_MANY_REQUESTS: {
+    status: 429,
+    message: 'Too many deliveries in progress; retry later',
+  },
+  SLUICE_WEBHOOKS_BODY_BUDGET_EXCEEDED: {
+    status: 503,
+    message: 'Receiver busy: too many request body bytes in progress; retry later',
+  },
   SLUICE_WEBHOOKS_INVALID_RELAY_MESSAGE: { status: 400, message: 'Invalid relay message' },
 } as const;
 
@@ -80,6 +90,17 @@ export class InvalidJsonError extends WebhooksError {
   override name = 'InvalidJsonError';
   constructor(options?: ErrorOptions) {
     super('SLUICE_WEBHOOKS_INVALID_JSON', options);
+  }
+}
+
+/**
+ * A delivery's event name (`X-Provider-Event`) that must never reach handlers: `*` and `error`
+ * (reserved for `onAny()`/`onError()`) and anything that is not an event name's form.
+ */
+export class UnsupportedEventNameError extends WebhooksError {
+  override name = 'UnsupportedEventNameError';
+  constructor(options?: ErrorOptions) {
+    super('SLUICE_WEBHOOKS_UNSUPPORTED_EVENT_NAME', options);
   }
 }
 
@@ -150,5 +171,43 @@ export class InvalidRelayMessageError extends WebhooksError {
   override name = 'InvalidRelayMessageError';
   constructor(options?: ErrorOptions) {
     super('SLUICE_WEBHOOKS_INVALID_RELAY_MESSAGE', options);
+  }
+}
+
+/** The body did not arrive within the middleware's `bodyTimeout` (408; the connection is closed). */
+export class BodyTimeoutError extends WebhooksError {
+  override name = 'BodyTimeoutError';
+  readonly timeout: number;
+  constructor(timeout: number) {
+    super('SLUICE_WEBHOOKS_BODY_TIMEOUT', {
+      details: `the limit is ${timeout} ms (option "bodyTimeout")`,
+    });
+    this.timeout = timeout;
+  }
+}
+
+/** More requests in progress than the middleware's `maxConcurrentRequests` (429). */
+export class TooManyRequestsError extends WebhooksError {
+  override name = 'TooManyRequestsError';
+  /** Seconds, sent as `Retry-After`. */
+  readonly retryAfter: number;
+  constructor(limit: number, retryAfter: number) {
+    super('SLUICE_WEBHOOKS_TOO_MANY_REQUESTS', {
+      details: `the limit is ${limit} (option "maxConcurrentRequests")`,
+    });
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** Bodies in progress would pass the middleware's `maxConcurrentBodyBytes` (503). */
+export class BodyBudgetExceededError extends WebhooksError {
+  override name = 'BodyBudgetExceededError';
+  /** Seconds, sent as `Retry-After`. */
+  readonly retryAfter: number;
+  constructor(limit: number, retryAfter: number) {
+    super('SLUICE_WEBHOOKS_BODY_BUDGET_EXCEEDED', {
+      details: `the limit is ${limit} bytes (option "maxConcurrentBodyBytes")`,
+    });
+    this.retryAfter = retryAfter;
   }
 }

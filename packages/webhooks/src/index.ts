@@ -1,6 +1,8 @@
 // @sluice/webhooks: receive, verify and dispatch code-hosting webhooks.
 export {
   BodyAlreadyParsedError,
+  BodyBudgetExceededError,
+  BodyTimeoutError,
   EmptyBodyError,
   errorCatalogue,
   InvalidArgumentError,
@@ -12,25 +14,19 @@ export {
   PayloadTooLargeError,
   RequestBodyError,
   SignatureVerificationError,
+  TooManyRequestsError,
   UnknownRouteError,
   UnsupportedContentTypeError,
+  UnsupportedEventNameError,
   WebhooksError,
   type WebhooksErrorCode,
 } from './errors.js';
-export type { EventHandler } from './event-handler/bind-event-handler.js';
 export { createEventHandler } from './event-handler/create-event-handler.js';
 export {
   type ValidateEventNameOptions,
   validateEventName,
 } from './event-handler/validate-event-name.js';
 export { emitterEventNames } from './event-names/emitter-event-names.js';
-export type {
-  EmitterEventNames,
-  EmitterWebhookEventName,
-  WebhookEventAction,
-  WebhookEventName,
-  WebhookEventNameWithAction,
-} from './event-names/event-name-types.js';
 export { isKnownEventName } from './event-names/is-known-event-name.js';
 export { createLogger, type Logger } from './log.js';
 export {
@@ -42,33 +38,14 @@ export {
   DEFAULT_PATH,
   DEFAULT_TIMEOUT_MS,
 } from './middleware/resolve-middleware-options.js';
-export type { MiddlewareOptions, WebhooksLike } from './middleware/types.js';
+export type { WebhooksLike } from './middleware/types.js';
 export { createWebMiddleware, type WebMiddleware } from './middleware/web/create-web-middleware.js';
-export type * from './payloads/entities.js';
-export type {
-  CommonPayloadFields,
-  EventPayloadFields,
-  WebhookEventPayload,
-} from './payloads/event-payloads.js';
+// Every public type, under the names @octokit/webhooks uses (also the `/types` entry).
+export type * from './public-types.js';
 export {
   createRelayClient,
   type RelayClient,
   type RelayClientOptions,
 } from './relay/create-relay-client.js';
 export { receiveRelayMessage } from './relay/receive-relay-message.js';
-export type { RelayMessage } from './relay/relay-message.js';
-export type {
-  AnyHandlerFunction,
-  EmitterWebhookEvent,
-  EmitterWebhookEventWithStringPayloadAndSignature,
-  ErrorHandlerFunction,
-  EventHandlerOptions,
-  HandlerFunction,
-  ReceivedEvent,
-  TransformMethod,
-  UnverifiedWebhookEvent,
-  WebhookError,
-  WebhookEventHandlerError,
-  WebhooksOptions,
-} from './types.js';
 export { Webhooks } from './webhooks.js';

@@ -34,22 +34,53 @@ export type HandlerFunction<TName extends EmitterWebhookEventName, TTransformed 
   event: EmitterWebhookEvent<TName> & TTransformed,
 ) => unknown;
 
+/**
+ * A handler passed to `removeListener()`. With `*` among the names it may be an `onAny()`
+ * handler, which sees every event.
+ */
+export type RemoveHandlerFunction<
+  TName extends EmitterWebhookEventName | '*',
+  TTransformed = unknown,
+> = (
+  event: '*' extends TName
+    ? EmitterWebhookEvent
+    : EmitterWebhookEvent<Exclude<TName, '*'>> & TTransformed,
+) => unknown;
+
 /** A handler registered with `onAny()`; receives every event, untransformed. */
 export type AnyHandlerFunction = (event: EmitterWebhookEvent) => unknown;
 
-/** An error passed to `onError()` handlers and rejected from `receive()`. */
-export interface WebhookEventHandlerError extends AggregateError {
-  /** Every error thrown or rejected by a handler (or the verification error). */
-  errors: WebhookError[];
-  /** The event being handled: `{ id, name, payload }` (never the signature). */
-  event: EmitterWebhookEvent | UnverifiedWebhookEvent;
+/** The request of a failed outgoing API call, when a handler's error carries one. */
+export interface WebhookErrorRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | number | undefined>;
+  body?: unknown;
+  [option: string]: unknown;
 }
 
-/** An error from one handler, with the event it was handling attached. */
+/**
+ * An error from one handler, with the event it was handling attached. Errors of API clients
+ * (such as `RequestError`) keep their `status`, `request` and `response`.
+ */
 export type WebhookError = Error & {
-  event?: EmitterWebhookEvent | UnverifiedWebhookEvent;
-  status?: number;
+  event?: EmitterWebhookEvent | UnverifiedWebhookEvent | undefined;
+  status?: number | undefined;
+  request?: WebhookErrorRequest | undefined;
+  response?: unknown;
 };
+
+/** An `AggregateError` whose `errors` are `WebhookError`s. */
+export interface AggregateWebhookError extends AggregateError {
+  /** Every error thrown or rejected by a handler (or the verification error). */
+  errors: WebhookError[];
+}
+
+/** An error passed to `onError()` handlers and rejected from `receive()`. */
+export interface WebhookEventHandlerError<TTransformed = unknown> extends AggregateWebhookError {
+  /** The event being handled: `{ id, name, payload }` (never the signature). */
+  event: (EmitterWebhookEvent & TTransformed) | UnverifiedWebhookEvent;
+}
 
 /** The event of a delivery whose signature did not verify: the payload is still raw text. */
 export interface UnverifiedWebhookEvent {
@@ -58,23 +89,31 @@ export interface UnverifiedWebhookEvent {
   payload: string;
 }
 
-export type ErrorHandlerFunction = (error: WebhookEventHandlerError) => unknown;
+export type ErrorHandlerFunction<TTransformed = unknown> = (
+  error: WebhookEventHandlerError<TTransformed>,
+) => unknown;
 
 /** Turns the event before `on()` handlers see it; may be async. Not applied to `onAny()`. */
 export type TransformMethod<TTransformed> = (
   event: EmitterWebhookEvent,
 ) => TTransformed | PromiseLike<TTransformed>;
 
-export interface EventHandlerOptions<TTransformed = unknown> {
-  transform?: TransformMethod<TTransformed>;
-  log?: Partial<Logger>;
-}
-
-export interface WebhooksOptions<TTransformed = unknown> extends EventHandlerOptions<TTransformed> {
-  /** The secret configured at the provider. Required. */
-  secret: string;
+/** Options of `new Webhooks()` and `createEventHandler()` (which ignores the secrets). */
+export interface Options<TTransformed = unknown> {
+  /** The secret configured at the provider. Required by `new Webhooks()`. */
+  secret?: string | undefined;
   /** Older secrets still accepted while rotating: tried in order after `secret`. */
   additionalSecrets?: ReadonlyArray<string> | undefined;
+  transform?: TransformMethod<TTransformed> | undefined;
+  log?: Partial<Logger> | undefined;
+}
+
+/** @deprecated Use `Options`. */
+export type EventHandlerOptions<TTransformed = unknown> = Options<TTransformed>;
+
+export interface WebhooksOptions<TTransformed = unknown> extends Options<TTransformed> {
+  /** The secret configured at the provider. Required. */
+  secret: string;
 }
 
 /** Any event name `receive()` accepts: known names, plus names the table does not list yet. */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, InvalidJsonError, SignatureVerificationError } from './errors.js';
+import { checkDeliveryEventName } from './event-handler/check-delivery-event-name.js';
 import type { EventHandler } from './event-handler/create-event-handler.js';
 import { checkSignatureWithFallback } from './methods/check-signature.js';
 import { getDefaultHmacBackend } from './methods/default-hmac-backend.js';
@@ -24,7 +25,9 @@ const lenientUtf8 = new TextDecoder('utf-8');
  * Verifies a delivery's signature over its exact payload (text or bytes), parses it and hands
  * it to `receive`. A signature that does not verify rejects with an `AggregateError` holding a
  * `SignatureVerificationError` (status 400) and emits it to `onError` handlers; payloads that are
- * not a JSON object reject with an `InvalidJsonError` (status 400). On node:crypto the check
+ * not a JSON object reject with an `InvalidJsonError` (status 400). An event name that is
+ * reserved (`*`, `error`) or not an event name's form rejects with an `UnsupportedEventNameError`
+ * (status 400) before the signature is checked and before any handler. On node:crypto the check
  * runs synchronously, so a delivery costs no promise before its handlers start.
  *
  * @example
@@ -51,6 +54,11 @@ export function verifyAndReceive(
         'verifyAndReceive(): payload must be a string or a Uint8Array',
       );
     }
+    // A name from the wire that could address onAny()/onError() or `<event>.<action>` handlers
+    // is refused before anything runs (no onError either: they are handlers too).
+    const badName = checkDeliveryEventName(name);
+    if (badName !== undefined)
+      return Promise.reject(new AggregateError([badName], badName.message));
     const matches = signatureMatches(state, payload, signature);
     if (typeof matches === 'boolean') return receiveVerified(state, id, name, payload, matches);
     return matches.then((ok) => receiveVerified(state, id, name, payload, ok));

@@ -57,3 +57,37 @@ describe('Fastify recipe', () => {
     }
   });
 });
+
+// The other recipe: Fastify parses JSON bodies as raw bytes (parseAs: 'buffer') and the route
+// hands them to the middleware as req.rawBody, so other routes keep Fastify's own body parsing.
+async function startFastifyRawBody(webhooks: Webhooks, options: MiddlewareOptions) {
+  const app = Fastify();
+  const middleware = createNodeMiddleware(webhooks, options);
+  // Replaces Fastify's JSON parser (string parsers are matched before patterns).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: 30 * 1024 * 1024 },
+    (_request, body, done) => done(null, body),
+  );
+  // Other types reach the route too, so the middleware answers them (415 with its message).
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.all('/*', async (request, reply) => {
+    Object.assign(request.raw, { rawBody: request.body });
+    if (await middleware(request.raw, reply.raw)) return reply.hijack();
+    return reply.code(404).type('text/plain').send('fastify fallthrough');
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    port,
+    close: () => app.close(),
+    send: (req: Parameters<typeof sendHttp>[1]) => sendHttp(port, req),
+  };
+}
+
+describeStatusMatrix('Fastify 5 (raw body route)', async (webhooks, options) => {
+  const t = await startFastifyRawBody(webhooks, options);
+  return { send: t.send, close: t.close, unmatched: { status: 404, text: 'fastify fallthrough' } };
+});

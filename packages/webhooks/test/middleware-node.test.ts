@@ -254,7 +254,7 @@ describe('node middleware specifics', () => {
       const res = await sendHttp(port, delivery('push', push));
       expect(res.status).toBe(500);
       expect(JSON.parse(res.text)).toEqual({ error: 'Error: sync failure' });
-      expect(log.lines.error.join('\n')).toMatch(/push delivery delivery-push failed with 500/);
+      expect(log.lines.error).toEqual(['AggregateError: sync failure']);
     } finally {
       await close();
     }

@@ -2,8 +2,9 @@ import type { Migration } from '@sluice/db';
 
 /**
  * Tables whose rows reach API responses. Each write statement to one of them notifies
- * `sluice_store_changed` (once per transaction, at commit), which invalidates cached responses.
- * A table added later that responses read must be added here in a new migration.
+ * `sluice_store_changed` (at commit), which invalidates cached responses: scoped to what it
+ * touched since changes-001 (src/changes/change-migrations.ts), or everything for a writer that
+ * does not announce its change. A table added later that responses read must get a trigger too.
  */
 export const servedTables = [
   'activity',
@@ -74,6 +75,17 @@ export const apiMigrations: Migration[] = [
         for each statement execute function sluice_store_changed();`,
         )
         .join('\n      ')}
+    `,
+  },
+  {
+    id: 'api-003-redact-key-hints',
+    // Hints used to keep a key's first 11 characters, which is all of a short key: keep only
+    // the public prefix and 4 characters of generated keys, redact every other hint.
+    sql: `
+      update api_keys set key_hint = case
+        when key_hint like 'sluice\\_%' and char_length(key_hint) = 12 then key_hint
+        else '…(redacted)'
+      end;
     `,
   },
 ];

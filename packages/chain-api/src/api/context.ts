@@ -1,6 +1,10 @@
+import type { Queryable } from '@sluice/db';
 import type { ChainConfig } from '../chains/chain-config.js';
+import type { RpcClient } from '../rpc/create-rpc-client.js';
+import type { WalletGate } from '../wallets/wallet-gate.js';
 import type { ChainRegistry } from './chain-selector.js';
 import type { CursorCodec } from './cursor.js';
+import type { PastStateReader } from './history/state-reader.js';
 import type { ReadDb } from './queries/prepared-query.js';
 import type { StatusSource } from './readiness.js';
 import type { ResponseCaching } from './response-cache/send-cached.js';
@@ -29,6 +33,8 @@ export interface PricingLookups {
 /** What every route needs: the store, the served chains, the cursor codec and readiness. */
 export interface ApiContext {
   db: ReadDb;
+  /** Where the API's own small writes go (probe answers): the primary, never a standby. */
+  writeDb: Queryable;
   registry: ChainRegistry<ChainConfig>;
   cursors: CursorCodec;
   statusSource: StatusSource;
@@ -37,8 +43,14 @@ export interface ApiContext {
   /** Pool size (USD) under which `exclude_spam_tokens` drops a token. */
   spamPoolUsd: number;
   pricing?: PricingLookups | undefined;
+  /** Node reads at past blocks (history answers); absent: such balances are reported unavailable. */
+  pastState?: PastStateReader | undefined;
   /** Reuse of serialized responses until the store changes; absent: off. */
   caching?: ResponseCaching | undefined;
+  /** JSON-RPC clients per served chain, for state the store does not hold (DeFi positions). */
+  rpc?: ReadonlyMap<number, RpcClient> | undefined;
+  /** Wallets-mode chains: first-request tracking and backfill wait (src/wallets); absent: none. */
+  wallets?: WalletGate | undefined;
 }
 
 /** This server's supported-chains URL, for UNSUPPORTED_CHAIN_IDS warnings. */

@@ -11,7 +11,9 @@ export type ErrorFormat =
   /** JSON `{message}` (balances and single-token endpoints). */
   | 'message'
   /** JSON `{error}` (collectibles, gateway errors 401/429, everything else). */
-  | 'error';
+  | 'error'
+  /** JSON `{error: {message, code}}` (token holders, token search). */
+  | 'detail';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,6 +29,10 @@ export const errorCatalogue = {
   RATE_LIMITED: { status: 429, text: 'Too many requests' },
   INTERNAL: { status: 500, text: 'Internal server error' },
   NOT_READY: { status: 503, text: 'Try again later' },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    text: 'Database unavailable: the service is reconnecting, try again in a few seconds',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -80,6 +86,17 @@ export function renderError(
   if (effective === 'text') {
     return { contentType: 'text/plain; charset=utf-8', body: error.message };
   }
+  if (effective === 'detail') {
+    const body = { error: { message: error.message, code: detailCode(error.code) } };
+    return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+  }
   const body = effective === 'message' ? { message: error.message } : { error: error.message };
   return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}
+
+/** The peer's `code` of a `detail` error body. */
+function detailCode(code: string | undefined): string {
+  if (code === 'INVALID_PARAMETER' || code === undefined) return 'BAD_REQUEST';
+  if (code === 'INTERNAL') return 'INTERNAL_ERROR';
+  return code;
 }

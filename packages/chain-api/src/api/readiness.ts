@@ -17,6 +17,8 @@ interface CheckpointRow {
   backfill_done: boolean;
   lag_seconds: number | null;
   age_seconds: number;
+  halted: string | null;
+  traces: string | null;
 }
 
 /**
@@ -35,7 +37,8 @@ export function checkpointStatusSource(
 
   const load = async (): Promise<ChainStatus[]> => {
     const { rows } = await db.query<CheckpointRow>(
-      `select chain_id, indexed_block::text, head_block::text, backfill_done,
+      `select chain_id, indexed_block::text, head_block::text, backfill_done, halted,
+              capabilities->>'traces' as traces,
               extract(epoch from now() - indexed_time)::float8 as lag_seconds,
               extract(epoch from now() - updated_at)::float8 as age_seconds
          from checkpoints where chain_id = any($1::int[])`,
@@ -60,7 +63,11 @@ export function checkpointStatusSource(
         head_block: row.head_block === null ? null : Number(row.head_block),
         indexed_block: Number(row.indexed_block),
         lag_seconds: row.lag_seconds === null ? null : Math.max(0, Math.round(row.lag_seconds)),
-        ready: row.backfill_done && row.age_seconds <= staleAfter,
+        ready: row.backfill_done && row.age_seconds <= staleAfter && !row.halted,
+        ...(row.traces === null
+          ? {}
+          : { traces: row.traces === 'true' ? 'supported' : 'unsupported' }),
+        ...(row.halted ? { error: row.halted } : {}),
       };
     });
   };

@@ -1,29 +1,64 @@
 import { randomUUID } from 'node:crypto';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
-import type { Database } from '@sluice/db';
+import { type Database, isDatabaseUnavailable, type Queryable } from '@sluice/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../chains/chain-config.js';
+import type { ChangeFeed } from '../change-feed/change-feed.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
+import type { RpcClient } from '../rpc/create-rpc-client.js';
+import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
 import type { ApiContext, PricingLookups } from './context.js';
 import { createCursorCodec } from './cursor.js';
 import { ApiError, type ErrorFormat, renderError } from './errors.js';
+import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
+import { escapeHtml, sendHtmlPage } from './html/page.js';
+import { prefersHtml } from './html/prefers-html.js';
+import { createNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
+import type { ReadDb } from './queries/prepared-query.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import type { StatusSource } from './readiness.js';
-import { ResponseCache } from './response-cache/response-cache.js';
-import { watchStoreVersion } from './response-cache/store-version.js';
+import {
+  type ResponseCacheConfig,
+  startResponseCache,
+} from './response-cache/start-response-cache.js';
+import {
+  listenOnDatabase,
+  type SubscribeStoreChanges,
+  subscribeToFeed,
+} from './response-cache/store-changes.js';
 import { activityRoute } from './routes/activity.js';
 import { balancesRoute } from './routes/balances.js';
 import { collectiblesRoute } from './routes/collectibles.js';
-import { healthRoute } from './routes/health.js';
+import { defiPositionsRoute } from './routes/defi-positions.js';
+import { defiSupportedProtocolsRoute } from './routes/defi-supported-protocols.js';
+import { healthRoute, type ReadServersHealth } from './routes/health.js';
+import { landingRoute } from './routes/landing.js';
+import { portfolioRoute } from './routes/portfolio.js';
+import { stablecoinsRoute } from './routes/stablecoins.js';
 import { supportedChainsRoute } from './routes/supported-chains.js';
 import { tokenBalanceRoute } from './routes/token-balance.js';
+import { tokenHoldersRoute } from './routes/token-holders.js';
+import { tokenInfoRoute } from './routes/token-info.js';
+import { tokenSearchRoute } from './routes/token-search.js';
+import { transactionsRoute } from './routes/transactions.js';
+import { walletsTrackRoute } from './routes/wallets-track.js';
 
 export interface ApiServerOptions {
-  db: Database;
+  /** Where reads go: the store, or a `ReadRouter` over standbys and the primary. */
+  db: ReadDb & Pick<Database, 'ping'>;
+  /** Where the API's own small writes go (cached probe answers); default `db`. The primary. */
+  writeDb?: Queryable;
+  /**
+   * Store change announcements for the response cache. Absent: LISTEN on `db` (which must then
+   * be a `Database`), opened and closed here.
+   */
+  changeFeed?: ChangeFeed;
+  /** The read path's state for /health (with a `ReadRouter`). */
+  readServers?: () => ReadServersHealth;
   /** Chains this deployment serves (indexes). */
   chains: readonly ChainConfig[];
   /** Well-known chains, so `chain_ids=ethereum` gets a precise "names are not accepted". */
@@ -31,7 +66,8 @@ export interface ApiServerOptions {
   statusSource: StatusSource;
   /** HMAC secret of pagination cursors (same on every replica). */
   cursorSecret: string | Uint8Array;
-  keyStore?: KeyStore;
+  /** Where presented keys are looked up (default: `db`). */
+  keyStore?: Pick<KeyStore, 'findActiveByHash'>;
   keyCacheTtlMs?: number;
   rateLimit: RateLimitOptions;
   /** A pino logger; Fastify's logger is disabled when absent. */
@@ -43,10 +79,23 @@ export interface ApiServerOptions {
   pricing?: PricingLookups;
   version?: string;
   /**
-   * Keep serialized responses in memory until the store changes (announced by the store's
-   * triggers over LISTEN/NOTIFY) or `maxAgeMs` passes. Absent or `maxBytes: 0`: off.
+   * Keep serialized responses in memory until a store change names what they were built from
+   * (announced over LISTEN/NOTIFY) or `maxAgeMs` passes. Absent or `maxBytes: 0`: off.
    */
-  responseCache?: { maxBytes: number; maxAgeMs: number } | undefined;
+  responseCache?: ResponseCacheConfig | undefined;
+  /** How store changes reach this process (default: LISTEN on `db`). */
+  subscribeStoreChanges?: SubscribeStoreChanges | undefined;
+  /** Wallets-mode chains: how long a first request waits for the wallet's backfill (default 10 s). */
+  walletWaitMs?: number;
+  /** Wallet of the landing page's example requests (the devnet demo wallet under `npm start`). */
+  exampleWallet?: string;
+  /** Node reads for balances at past blocks; default: each chain's `rpcUrl`. */
+  pastState?: PastStateReader;
+  /**
+   * JSON-RPC clients per chain id for reads at the indexed head (DeFi positions); the caller
+   * closes them. Default: clients over each chain's `rpcUrl`, closed with the server.
+   */
+  rpc?: ReadonlyMap<number, RpcClient>;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -79,16 +128,34 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
 
   const ctx: ApiContext = {
     db: opts.db,
+    writeDb: opts.writeDb ?? opts.db,
     registry: createChainRegistry(opts.chains, opts.wellKnownChains),
     cursors: createCursorCodec(opts.cursorSecret),
     statusSource: opts.statusSource,
     lowLiquidityUsd: opts.lowLiquidityUsd ?? 10_000,
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
+    pastState: opts.pastState ?? createPastStateReader(),
+    rpc: opts.rpc,
+    wallets: opts.chains.some((c) => c.mode === 'wallets')
+      ? createWalletGate(opts.writeDb ?? opts.db, opts.chains, {
+          waitMs: opts.walletWaitMs ?? 10_000,
+        })
+      : undefined,
   };
+  app.addHook('onClose', async () => {
+    await ctx.pastState?.close();
+  });
+  if (!ctx.rpc) {
+    const nodes = createNodeClients(opts.chains);
+    ctx.rpc = nodes.clients;
+    app.addHook('onClose', () => nodes.close());
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Some error bodies (activity's, as the peer sends them) are text/plain echoing input.
+    reply.header('x-content-type-options', 'nosniff');
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -101,7 +168,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       rendered = renderError(error, format);
     } else {
       const code = (error as { statusCode?: unknown }).statusCode;
-      if (typeof code === 'number' && code >= 400 && code < 500) {
+      if (isDatabaseUnavailable(error)) {
+        // Lost, restarting, frozen or saturated database: retryable, not an internal error.
+        status = 503;
+        request.log.warn({ err: (error as Error).message }, 'database unavailable');
+        reply.header('retry-after', '5');
+        rendered = renderError(new ApiError('DATABASE_UNAVAILABLE'), format);
+      } else if (typeof code === 'number' && code >= 400 && code < 500) {
         status = code;
         rendered = renderError({ message: (error as Error).message }, format);
       } else {
@@ -117,6 +190,16 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   });
 
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (request.method === 'GET' && prefersHtml(request.headers.accept)) {
+      const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+      return sendHtmlPage(
+        reply,
+        404,
+        'Not found',
+        `<h1>Not found</h1>\n<p>Nothing at <code>${escapeHtml(shown)}</code>.</p>\n<p><a href="/">Home</a> · <a href="/docs">API docs</a> · <a href="/health">Health</a></p>`,
+      );
+    }
     const rendered = renderError(
       new ApiError('NOT_FOUND', `Not found: ${request.method} ${request.url.split('?')[0]}`),
       'error',
@@ -134,7 +217,16 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   await registerOpenApi(app, opts.version ?? '1.0.0');
   await registerRateLimit(app, opts.rateLimit);
 
-  await app.register(healthRoute({ ...ctx, ping: () => opts.db.ping() }));
+  await app.register(
+    healthRoute({ ...ctx, ping: () => opts.db.ping(), readServers: opts.readServers }),
+  );
+  await app.register(
+    landingRoute({
+      chains: opts.chains,
+      version: opts.version ?? '1.0.0',
+      exampleWallet: opts.exampleWallet,
+    }),
+  );
 
   const verifier = createKeyVerifier(opts.keyStore ?? createKeyStore(opts.db), {
     cacheTtlMs: opts.keyCacheTtlMs,
@@ -148,6 +240,17 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
         await keyed.register(balancesRoute(ctx));
         await keyed.register(tokenBalanceRoute(ctx));
         await keyed.register(collectiblesRoute(ctx));
+        await keyed.register(transactionsRoute(ctx));
+        await keyed.register(tokenHoldersRoute(ctx));
+        await keyed.register(tokenInfoRoute(ctx));
+        await keyed.register(stablecoinsRoute(ctx));
+        await keyed.register(tokenSearchRoute(ctx));
+        await keyed.register(portfolioRoute(ctx));
+        await keyed.register(defiPositionsRoute(ctx));
+        await keyed.register(defiSupportedProtocolsRoute(ctx));
+        if (ctx.wallets) {
+          await keyed.register(walletsTrackRoute({ ...ctx, chains: opts.chains }));
+        }
       });
     },
     { prefix: '/v1/evm' },
@@ -155,10 +258,15 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   // Last, so a failure above cannot leave the LISTEN connection open; handlers read
   // ctx.caching per request.
   if (opts.responseCache && opts.responseCache.maxBytes > 0) {
-    const version = await watchStoreVersion(opts.db);
-    ctx.caching = { cache: new ResponseCache(opts.responseCache), version };
+    const subscribe =
+      opts.subscribeStoreChanges ??
+      (opts.changeFeed ? subscribeToFeed(opts.changeFeed) : undefined) ??
+      ('listen' in opts.db ? listenOnDatabase(opts.db as Database) : undefined);
+    if (!subscribe) throw new Error('responseCache needs a changeFeed or a Database');
+    const started = await startResponseCache(opts.db, opts.responseCache, subscribe);
+    ctx.caching = started.caching;
     app.addHook('onClose', async () => {
-      await version.close();
+      await started.close();
     });
   }
   return app;

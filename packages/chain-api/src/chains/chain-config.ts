@@ -35,6 +35,24 @@ export interface ChainConfig {
   uniswapV3Factories: Address[];
   explorerUrl?: string;
   logoUrl?: string;
+  /**
+   * What to do when the node serves another chain than the store holds (new genesis, or a fork
+   * below the stored window): `stop` (default) halts this chain with an error naming
+   * `sluice-chain reset <chainId>`; `reindex` deletes the chain's indexed data and starts over.
+   */
+  onReplaced?: 'stop' | 'reindex';
+  /** Logo of the native asset (`metadata=logo` on native balances); the registry sets it. */
+  nativeLogoUrl?: string;
+  /**
+   * Re-read every holder of a token that does not conserve balances (rebasing, reflection,
+   * wrapper clones) every this many blocks while following the head. Default 1 (every batch).
+   */
+  reconcileEveryBlocks?: number;
+  /**
+   * `full` (default) indexes every block's rows; `wallets` follows the head keeping only rows of
+   * tracked wallets (plus pools) and backfills a wallet's history when first asked (src/wallets).
+   */
+  mode?: 'full' | 'wallets';
   /** Per-token logo/url overrides from CHAINS_FILE. */
   tokens?: TokenInfo[];
 }

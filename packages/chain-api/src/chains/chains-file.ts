@@ -12,11 +12,14 @@ type FieldKind =
   | 'decimals'
   | 'block'
   | 'depth'
+  | 'every'
   | 'address'
   | 'addresses'
   | 'url'
   | 'rpc'
-  | 'tokens';
+  | 'tokens'
+  | 'onReplaced'
+  | 'mode';
 
 // snake_case (documented) and camelCase spellings both map to ChainConfig keys.
 const FIELDS: Record<string, [keyof ChainOverride, FieldKind]> = {
@@ -36,6 +39,9 @@ const FIELDS: Record<string, [keyof ChainOverride, FieldKind]> = {
   explorer_url: ['explorerUrl', 'url'],
   logo_url: ['logoUrl', 'url'],
   tokens: ['tokens', 'tokens'],
+  on_replaced: ['onReplaced', 'onReplaced'],
+  reconcile_every_blocks: ['reconcileEveryBlocks', 'every'],
+  mode: ['mode', 'mode'],
 };
 const CAMEL = new Map(Object.entries(FIELDS).map(([snake, [camel]]) => [camel as string, snake]));
 
@@ -142,6 +148,8 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
       return intInRange(value, 0, 36, where);
     case 'depth':
       return intInRange(value, 0, 100_000, where);
+    case 'every':
+      return intInRange(value, 1, 1_000_000, where);
     case 'block':
       if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
         return BigInt(value);
@@ -175,6 +183,16 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
       return parseRpcUrl(value, where);
     case 'tokens':
       return parseTokens(value, where);
+    case 'onReplaced':
+      if (value !== 'stop' && value !== 'reindex') {
+        throw new ChainConfigError(where, `expected "stop" or "reindex", got ${describe(value)}`);
+      }
+      return value;
+    case 'mode':
+      if (value !== 'full' && value !== 'wallets') {
+        throw new ChainConfigError(where, `expected "full" or "wallets", got ${describe(value)}`);
+      }
+      return value;
   }
 }
 

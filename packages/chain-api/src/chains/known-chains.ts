@@ -255,6 +255,23 @@ for (const id of [1868, 57073, 34443, 1135, 5330, 7560, 690, 360, 1923, 8333, 88
   ASSETS[id] ??= { wrappedNative: OP_STACK_WETH };
 }
 
+/**
+ * Native-asset logos by symbol, from Trust Wallet's public asset repository (stable paths used
+ * by many wallets). Chains whose native asset is not listed here get none.
+ */
+const TRUST_WALLET = 'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains';
+const NATIVE_LOGOS: Record<string, string> = {
+  ETH: `${TRUST_WALLET}/ethereum/info/logo.png`,
+  BNB: `${TRUST_WALLET}/smartchain/info/logo.png`,
+  POL: `${TRUST_WALLET}/polygon/info/logo.png`,
+  XDAI: `${TRUST_WALLET}/xdai/info/logo.png`,
+  AVAX: `${TRUST_WALLET}/avalanchec/info/logo.png`,
+  FTM: `${TRUST_WALLET}/fantom/info/logo.png`,
+  CELO: `${TRUST_WALLET}/celo/info/logo.png`,
+  RON: `${TRUST_WALLET}/ronin/info/logo.png`,
+  METIS: `${TRUST_WALLET}/metis/info/logo.png`,
+};
+
 const lower = (a: string): Address => a.toLowerCase() as Address;
 
 function build([chainId, name, tags, symbol, nativeName]: Row): ChainConfig {
@@ -276,6 +293,8 @@ function build([chainId, name, tags, symbol, nativeName]: Row): ChainConfig {
   if (assets.multicall3 !== null)
     config.multicall3 = lower(assets.multicall3 ?? MULTICALL3_ADDRESS);
   if (assets.explorerUrl) config.explorerUrl = assets.explorerUrl;
+  const nativeLogo = NATIVE_LOGOS[symbol];
+  if (nativeLogo) config.nativeLogoUrl = nativeLogo;
   return config;
 }
 

@@ -5,6 +5,7 @@ import type { ChainConfig } from '../chains/index.js';
 import { startIndexers } from '../ingest/index.js';
 import { nftConfigFromEnv, startNftWorker } from '../nft/index.js';
 import { startPricing } from '../pricing/index.js';
+import { walletsOptionsFromEnv } from '../wallets/wallets-options.js';
 
 /** The workers behind the API: indexers, pricing and the NFT metadata/spam worker. */
 export interface Background {
@@ -34,7 +35,12 @@ export async function startBackground(opts: {
   }
 
   async function startAll(): Promise<Background> {
-    const indexers = await startIndexers({ db, chains, log: log.child({ worker: 'indexer' }) });
+    const indexers = await startIndexers({
+      db,
+      chains,
+      log: log.child({ worker: 'indexer' }),
+      wallets: walletsOptionsFromEnv(),
+    });
     started.push(indexers);
     const pricing = await startPricing({ db, chains, log: log.child({ worker: 'pricing' }) });
     started.push(pricing);

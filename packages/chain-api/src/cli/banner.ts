@@ -37,12 +37,14 @@ export function printBanner(opts: {
     `  curl -s -H 'X-Sim-Api-Key: ${key}' '${base}/v1/evm/activity/${wallet}?limit=5'`,
     `  curl -s -H 'Authorization: Bearer ${key}' '${base}/v1/evm/collectibles/${wallet}?show_spam_scores=true'`,
     `  curl -s -H 'X-Sim-Api-Key: ${key}' '${base}/v1/evm/balances/${wallet}/token/native?chain_ids=${opts.chains[0]?.chainId ?? 1}'`,
+    `  curl -s -H 'X-Sim-Api-Key: ${key}' '${base}/v1/evm/defi/positions/${wallet}'`,
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function demoWallet(devnet: Devnet): string {
-  // Alice trades, holds NFTs and gets airdrops in the scenario: the most telling demo wallet.
+  // Alice trades, holds NFTs, LP shares, v3 positions and vault shares, and gets airdrops in the
+  // scenario: the most telling demo wallet.
   return devnet.manifest.wallets.alice;
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { type Database, DatabaseLockedError } from '@sluice/db';
 import type { AppConfig } from '../config.js';
 import { createKeyStore } from '../keys/key-store.js';
 import { openStore } from './open-store.js';
@@ -42,7 +43,21 @@ export async function keysCommand(
     return 2;
   }
 
-  const db = await openStore(config);
+  let db: Database;
+  try {
+    db = await openStore(config);
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError)) throw error;
+    // A PGlite folder belongs to one process: a key written beside a running server would never
+    // be seen by it (and two writers corrupt the folder).
+    out(
+      `The PGlite data folder ${error.dataDir} is in use by process ${error.pid} ` +
+        '(a running `sluice-chain serve`?). Keys cannot be changed while it runs: stop the ' +
+        'server and run this again, or give keys to the server with API_KEYS=key1,key2, or use ' +
+        'PostgreSQL (DATABASE_URL), where keys can be managed while it serves.',
+    );
+    return 1;
+  }
   try {
     const store = createKeyStore(db);
     if (action === 'create') {

@@ -8,6 +8,33 @@ import type { AppConfig } from '../config.js';
 /** Schema (PostgreSQL) or folder under DATA_DIR (PGlite) holding the throwaway devnet store. */
 export const devnetStoreName = 'sluice_devnet';
 
+// Migrations and the workers' batches may legitimately run long: no statement timeout here.
+// The API reads through `openApiPool` instead, whose timeouts bound every request.
+const workerLimits = { max: 20, statementTimeoutMs: 0 } as const;
+
+/**
+ * On PostgreSQL, a second pool for the HTTP API with the statement and connection timeouts
+ * (DB_STATEMENT_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, 5 s each by default), so a hung or lost
+ * database turns into 503s within a bounded time. On PGlite (in-process, one connection) the
+ * store itself is returned.
+ *
+ * @example
+ * const apiDb = await openApiPool(config, store, { devnet: false });
+ */
+export async function openApiPool(
+  config: AppConfig,
+  store: Database,
+  opts: { devnet?: boolean } = {},
+): Promise<Database> {
+  if (store.kind !== 'postgres' || !config.databaseUrl) return store;
+  return openDatabase({
+    url: config.databaseUrl,
+    ...(opts.devnet ? { schema: devnetStoreName } : {}),
+    applicationName: 'sluice-chain-api',
+    max: 20,
+  });
+}
+
 /**
  * Opens PostgreSQL (DATABASE_URL) or the embedded PGlite in DATA_DIR and applies every migration.
  * With `devnet`, the store is a fresh one of its own: the devnet chain is new at every start
@@ -20,24 +47,28 @@ export async function openStore(
 ): Promise<Database> {
   let db: Database;
   if (opts.devnet && config.databaseUrl) {
-    const client = new pg.Client({ connectionString: config.databaseUrl });
+    const client = new pg.Client({
+      connectionString: config.databaseUrl,
+      connectionTimeoutMillis: 10_000,
+    });
+    client.on('error', () => {}); // a drop surfaces through the awaited calls
     await client.connect();
     try {
       await client.query(`drop schema if exists ${devnetStoreName} cascade`);
     } finally {
       await client.end();
     }
-    db = await openDatabase({ url: config.databaseUrl, schema: devnetStoreName, max: 20 });
+    db = await openDatabase({ ...workerLimits, url: config.databaseUrl, schema: devnetStoreName });
   } else if (opts.devnet) {
     const dataDir = join(config.dataDir, 'devnet');
     rmSync(dataDir, { recursive: true, force: true });
     db = await openDatabase({ dataDir });
   } else {
     db = await openDatabase({
+      ...workerLimits,
       url: config.databaseUrl,
       dataDir: config.dataDir,
       applicationName: 'sluice-chain',
-      max: 20,
     });
   }
   try {

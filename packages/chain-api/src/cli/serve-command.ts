@@ -1,19 +1,25 @@
 import { parseArgs } from 'node:util';
 import type { Database } from '@sluice/db';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { loadCursorSecret } from '../api/cursor-secret.js';
 import { checkpointStatusSource, type StatusSource } from '../api/readiness.js';
 import { createApiServer } from '../api/server.js';
 import type { ChainConfig } from '../chains/index.js';
 import { knownChains } from '../chains/index.js';
+import { redisChangeChannel, startChangeRelay } from '../change-feed/redis-change-feed.js';
 import type { AppConfig } from '../config.js';
-import { createKeyStore } from '../keys/key-store.js';
+import { createKeyStore, keysReadThenPrimary } from '../keys/key-store.js';
+import { walletsOptionsFromEnv } from '../wallets/wallets-options.js';
 import type { Background } from './background.js';
 import { printBanner } from './banner.js';
-import { openStore } from './open-store.js';
+import { acquireDevnetLock, assertPortFree, loadDevnetDemoKey } from './devnet-guard.js';
+import { openReads, readServersHealth } from './open-reads.js';
+import { openApiPool, openStore } from './open-store.js';
 import { pricingLookups } from './pricing-lookups.js';
+import { openRedis } from './redis-client.js';
 import { resolveChains } from './resolve-chains.js';
+
+type RedisClient = ReturnType<typeof openRedis>;
 
 export interface ServeFlags {
   /** Start the local devnet (anvil + scenario + trickle) and serve it. */
@@ -57,13 +63,34 @@ export async function serveCommand(
     }
   };
   try {
+    const host = flags.devnet && !env.HOST ? '127.0.0.1' : config.host;
+    if (flags.devnet) {
+      // Before anything starts or is deleted: a second `npm start` must leave the first alone.
+      if (flags.api) await assertPortFree(host, config.port);
+      const releaseLock = acquireDevnetLock(config.dataDir);
+      cleanups.push(async () => releaseLock());
+    }
     const { chains, devnet } = await resolveChains(flags.devnet, env, log);
     if (devnet) cleanups.push(() => devnet.stop());
 
     const db: Database = await openStore(config, { devnet: flags.devnet });
     cleanups.push(() => db.close());
-    const keyStore = createKeyStore(db);
+    // Requests read through their own pool, with timeouts (a second pool on PostgreSQL).
+    const apiDb = flags.api ? await openApiPool(config, db, { devnet: flags.devnet }) : db;
+    if (apiDb !== db) cleanups.push(() => apiDb.close());
+    // Keys are created and seeded on the primary (where the CLI creates them too).
+    const keyStore = createKeyStore(apiDb);
     if (config.apiKeys.length > 0) await keyStore.seed(config.apiKeys);
+
+    let redis: RedisClient | undefined;
+    if (config.redisUrl) {
+      redis = openRedis(
+        config.redisUrl,
+        log,
+        'rate limits counted per process, response cache bypassed',
+      );
+      cleanups.push(redis.close);
+    }
 
     let background: Background | undefined;
     if (flags.index) {
@@ -75,45 +102,45 @@ export async function serveCommand(
         devnetMetadataUrl: devnet?.metadataUrl,
       });
       cleanups.push(() => background!.stop());
+      if (redis && db.kind === 'postgres') {
+        // API processes hear of changes through Redis instead of each LISTENing on the primary.
+        const relay = await startChangeRelay({
+          primary: db,
+          redis: redis.redis,
+          channel: await redisChangeChannel(db),
+        });
+        cleanups.push(() => relay.close());
+      }
     }
     if (!flags.api) return { stop };
 
+    const reads = await openReads(config, apiDb, redis, log, flags.devnet);
+    cleanups.push(reads.close);
     const statusSource: StatusSource = background
       ? { status: () => background.status() }
-      : checkpointStatusSource(db, chains);
-
-    let redis: Redis | undefined;
-    if (config.redisUrl) {
-      redis = new Redis(config.redisUrl, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-      });
-      redis.on('error', (error) => log.warn({ err: error.message }, 'redis unavailable'));
-      await redis.connect();
-      const client = redis;
-      cleanups.push(async () => {
-        await client.quit();
-      });
-    }
+      : checkpointStatusSource(reads.db, chains);
 
     const app = await createApiServer({
-      db,
+      db: reads.db,
+      writeDb: apiDb,
+      changeFeed: reads.feed,
+      readServers: reads.router ? () => readServersHealth(reads.router!) : undefined,
       chains,
       wellKnownChains: knownChains,
       statusSource,
       cursorSecret: await loadCursorSecret(db, config.cursorSecret),
-      keyStore,
+      keyStore: reads.router ? keysReadThenPrimary(createKeyStore(reads.db), keyStore) : keyStore,
       keyCacheTtlMs: config.keyCacheTtlMs,
-      rateLimit: { ...config.rateLimit, redis },
+      rateLimit: { ...config.rateLimit, redis: redis?.redis },
       logger: log,
       trustProxy: config.trustProxy,
-      pricing: pricingLookups(db, chains),
+      pricing: pricingLookups(reads.db, chains),
       responseCache: config.responseCache,
+      walletWaitMs: walletsOptionsFromEnv().waitMs,
+      exampleWallet: devnet?.manifest.wallets.alice,
     });
     // Closing the server first stops new requests while the store is still open for in-flight ones.
     cleanups.push(() => app.close());
-    const host = flags.devnet && !env.HOST ? '127.0.0.1' : config.host;
     await app.listen({ port: config.port, host });
 
     const demoKey = flags.devnet ? await devnetDemoKey(keyStore, config) : undefined;
@@ -136,16 +163,18 @@ async function waitUntilReady(source: StatusSource, timeoutMs: number): Promise<
   }
 }
 
-/** `npm start` prints a working key: the first API_KEYS entry, else a fresh "devnet demo" key. */
+/**
+ * `npm start` prints a working key: the first API_KEYS entry, else the "devnet demo" key kept in
+ * DATA_DIR (the same across restarts; the devnet store itself is new at every start).
+ */
 async function devnetDemoKey(
   keyStore: ReturnType<typeof createKeyStore>,
   config: AppConfig,
 ): Promise<string> {
   if (config.apiKeys[0]) return config.apiKeys[0];
-  for (const key of await keyStore.list()) {
-    if (key.name === 'devnet demo') await keyStore.revoke(key.id);
-  }
-  return (await keyStore.create({ name: 'devnet demo' })).key;
+  const key = loadDevnetDemoKey(config.dataDir);
+  await keyStore.seed([key], 'devnet demo');
+  return key;
 }
 
 export type { ChainConfig };

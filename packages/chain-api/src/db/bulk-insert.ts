@@ -1,5 +1,5 @@
 import type { Queryable } from '@sluice/db';
-import type { CopyQueryable } from './pg-copy.js';
+import type { CopyColumnKind, CopyQueryable } from './pg-copy.js';
 
 /** A column of a bulk insert: name and PostgreSQL element type (`text`, `numeric`, `bytea`, ...). */
 export type BulkColumn = readonly [name: string, type: string];
@@ -25,17 +25,12 @@ export async function bulkInsert(
 ): Promise<void> {
   if (rows.length === 0) return;
   if (!suffix && 'copyRows' in q) {
-    // Plain appends on PostgreSQL stream through COPY; bytea goes as \x-hex text.
-    const bytea = columns.map(([, type]) => type === 'bytea');
-    const converted = bytea.some(Boolean)
-      ? rows.map((r) =>
-          r.map((v, i) => (bytea[i] && typeof v === 'string' ? `\\x${v.slice(2)}` : v)),
-        )
-      : rows;
+    // Plain appends on PostgreSQL stream through COPY; only free text is scanned for escapes.
     await (q as CopyQueryable).copyRows(
       table,
       columns.map(([n]) => n),
-      converted,
+      rows,
+      columns.map(([, type]) => copyKind(type)),
     );
     return;
   }
@@ -54,4 +49,12 @@ export async function bulkInsert(
       as u(${columns.map((_, i) => `c${i}`).join(', ')}) ${suffix}`;
     await q.query(sql, params);
   }
+}
+
+/** Types whose text form never holds a backslash, tab or newline: written to COPY unscanned. */
+const PLAIN_TYPES = new Set(['int2', 'int4', 'int8', 'numeric', 'timestamptz', 'bool', 'boolean']);
+
+function copyKind(type: string): CopyColumnKind {
+  if (type === 'bytea') return 'bytea';
+  return PLAIN_TYPES.has(type) ? 'plain' : 'text';
 }

@@ -3,8 +3,10 @@ export { chainMigrations } from './migrations.js';
 export { type CopyQueryable, withCopyTransaction } from './pg-copy.js';
 export { rollbackTo, snapshotForUndo } from './undo-log.js';
 export {
+  type BatchRowsInput,
   CheckpointConflictError,
   type StoreLogs,
   type WriteBatchInput,
   writeBatch,
+  writeBatchRows,
 } from './write-batch.js';

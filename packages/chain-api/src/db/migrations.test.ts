@@ -7,6 +7,7 @@ const tables = [
   'activity',
   'blocks',
   'checkpoints',
+  'contract_probes',
   'erc20_balances',
   'logs',
   'native_balances',

@@ -1,15 +1,30 @@
 import type { Queryable } from '@sluice/db';
+import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
+import { StoreChangeBuilder } from '../changes/store-change.js';
 import type { WriteBatchInput } from './write-batch.js';
 
-/** Tables restored from the undo log, with the JSON key fields that identify a snapshot. */
+/** Columns naming the wallets and tokens whose answers a rollback's statement changes. */
+interface Touched {
+  wallets: readonly string[];
+  tokens?: readonly string[];
+}
+
+/**
+ * Tables restored from the undo log, with the JSON key fields that identify a snapshot and the
+ * (wallet, token) columns whose answers a restore changes.
+ */
 const RESTORABLE = {
-  erc20_balances: { match: `t.wallet = f.key->>'wallet' and t.token = f.key->>'token'` },
-  native_balances: { match: `t.wallet = f.key->>'wallet'` },
+  erc20_balances: {
+    match: `t.wallet = f.key->>'wallet' and t.token = f.key->>'token'`,
+    touched: { wallets: ['wallet'], tokens: ['token'] },
+  },
+  native_balances: { match: `t.wallet = f.key->>'wallet'`, touched: { wallets: ['wallet'] } },
   nft_holdings: {
     match: `t.contract = f.key->>'contract' and t.token_id = (f.key->>'token_id')::numeric`,
+    touched: { wallets: ['wallet'], tokens: ['contract'] },
   },
-  pools: { match: `t.address = f.key->>'address'` },
-} as const;
+  pools: { match: `t.address = f.key->>'address'`, touched: undefined },
+} as const satisfies Record<string, { match: string; touched: Touched | undefined }>;
 
 /**
  * Records, before a batch in the unfinalized window changes them, the current rows of every key
@@ -80,14 +95,54 @@ export async function snapshotForUndo(tx: Queryable, input: WriteBatchInput): Pr
   }
 }
 
-/** Derived tables whose rows above a block are simply deleted on rollback. */
+/**
+ * Snapshots rows a batch changes besides its own deltas (balances re-read from the chain by the
+ * reconciler: holders of non-conserving tokens, catch-up sweeps), keyed like `snapshotForUndo`
+ * so a rollback restores them too. Runs inside the batch's transaction, before the update.
+ */
+export async function snapshotExtraRows(
+  tx: Queryable,
+  chain: number,
+  batchFrom: bigint,
+  keys: {
+    erc20: readonly (readonly [string, string])[];
+    nft: readonly (readonly [string, string])[];
+  },
+): Promise<void> {
+  const from = batchFrom.toString();
+  if (keys.erc20.length > 0) {
+    await tx.query(
+      `insert into reorg_undo (chain_id, batch_from, tbl, key, prev)
+       select $1, $2, 'erc20_balances', jsonb_build_object('wallet', k.w, 'token', k.t),
+              coalesce((select jsonb_agg(to_jsonb(snap.*)) from erc20_balances snap
+                         where snap.chain_id = $1 and snap.wallet = k.w and snap.token = k.t), '[]'::jsonb)
+         from unnest($3::text[], $4::text[]) as k(w, t)`,
+      [chain, from, keys.erc20.map((k) => k[0]), keys.erc20.map((k) => k[1])],
+    );
+  }
+  if (keys.nft.length > 0) {
+    await tx.query(
+      `insert into reorg_undo (chain_id, batch_from, tbl, key, prev)
+       select $1, $2, 'nft_holdings', jsonb_build_object('contract', k.c, 'token_id', k.id::text),
+              coalesce((select jsonb_agg(to_jsonb(snap.*)) from nft_holdings snap
+                         where snap.chain_id = $1 and snap.contract = k.c and snap.token_id = k.id), '[]'::jsonb)
+         from unnest($3::text[], $4::numeric[]) as k(c, id)`,
+      [chain, from, keys.nft.map((k) => k[0]), keys.nft.map((k) => k[1])],
+    );
+  }
+}
+
+/**
+ * Derived tables whose rows above a block are simply deleted on rollback, with the (wallet, token)
+ * columns whose answers that changes (NFT sales notify through their own trigger).
+ */
 const BY_BLOCK = [
-  ['activity', 'block_number'],
-  ['transactions', 'block_number'],
-  ['logs', 'block_number'],
-  ['pool_states', 'block_number'],
-  ['nft_sales', 'block_number'],
-  ['blocks', 'number'],
+  ['activity', 'block_number', { wallets: ['wallet'], tokens: ['token_address'] }],
+  ['transactions', 'block_number', { wallets: ['from_address', 'to_address'] }],
+  ['logs', 'block_number', undefined],
+  ['pool_states', 'block_number', undefined],
+  ['nft_sales', 'block_number', undefined],
+  ['blocks', 'number', undefined],
 ] as const;
 
 /**
@@ -116,22 +171,40 @@ export async function rollbackTo(
   const target = batchFrom !== undefined ? BigInt(batchFrom) - 1n : ancestor;
   const restorable = batchFrom !== undefined;
   const t = target.toString();
+  // Every wallet the rollback undoes is announced (delivered at commit): its cached answers go.
+  await announceStoreChange(tx);
+  const change = new StoreChangeBuilder();
+  // Distinct rows only: a deep rollback deletes many rows of few wallets.
+  const touched = async (sql: string, columns: Touched | undefined) => {
+    if (!columns) return void (await tx.query(sql, [chain, t]));
+    const wallets = columns.wallets;
+    const tokens = columns.tokens ?? [];
+    const { rows } = await tx.query<Record<string, string | null>>(
+      `with d as (${sql} returning ${[...wallets, ...tokens].join(', ')}) select distinct * from d`,
+      [chain, t],
+    );
+    for (const r of rows) {
+      for (const c of wallets) change.wallet(chain, r[c]);
+      for (const c of tokens) change.token(chain, r[c]);
+    }
+  };
 
   for (const [tbl, spec] of Object.entries(RESTORABLE)) {
     const firsts = `select distinct on (key) key, prev from reorg_undo
                      where chain_id = $1 and tbl = '${tbl}' and batch_from > $2 order by key, seq`;
-    await tx.query(
+    await touched(
       `delete from ${tbl} t using (${firsts}) f where t.chain_id = $1 and ${spec.match}`,
-      [chain, t],
+      spec.touched,
     );
-    await tx.query(
+    await touched(
       `insert into ${tbl} select r.* from (${firsts}) f, jsonb_populate_recordset(null::${tbl}, f.prev) r`,
-      [chain, t],
+      spec.touched,
     );
   }
-  for (const [tbl, col] of BY_BLOCK) {
-    await tx.query(`delete from ${tbl} where chain_id = $1 and ${col} > $2`, [chain, t]);
+  for (const [tbl, col, columns] of BY_BLOCK) {
+    await touched(`delete from ${tbl} where chain_id = $1 and ${col} > $2`, columns);
   }
+  await publishStoreChange(tx, change);
   await tx.query('delete from reorg_undo where chain_id = $1 and batch_from > $2', [chain, t]);
 
   const { rows: b } = await tx.query<{ hash: string; timestamp: Date | string }>(
@@ -141,7 +214,9 @@ export async function rollbackTo(
   const hash = b[0]?.hash ?? '0x';
   await tx.query(
     `update checkpoints set indexed_block = $2, indexed_hash = $3, indexed_time = $4,
-            backfill_done = false, updated_at = now()
+            backfill_done = false, updated_at = now(),
+            reconciled_block = case when reconciled_block is null then null
+                                    else least(reconciled_block, $2::int8) end
       where chain_id = $1`,
     [chain, t, hash, b[0] ? new Date(b[0].timestamp).toISOString() : null],
   );

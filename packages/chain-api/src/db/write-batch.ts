@@ -1,5 +1,8 @@
 import type { Queryable } from '@sluice/db';
+import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
+import type { StoreChangeBuilder } from '../changes/store-change.js';
 import type { DerivedBatch, PoolChanges, TokenMetadata } from '../derive/index.js';
+import { batchChange } from './batch-change.js';
 import { type BulkColumn, bulkInsert } from './bulk-insert.js';
 import { snapshotForUndo } from './undo-log.js';
 
@@ -32,6 +35,18 @@ export interface WriteBatchInput {
 
 const s = (v: bigint | number) => v.toString();
 const iso = (d: Date) => d.toISOString();
+/** `iso` for many rows sharing few Date objects (a block's rows share its time). */
+function isoMemo(): (d: Date) => string {
+  let last: Date | undefined;
+  let text = '';
+  return (d) => {
+    if (d !== last) {
+      last = d;
+      text = d.toISOString();
+    }
+    return text;
+  };
+}
 
 /**
  * Writes one derived batch and moves the checkpoint, inside the caller's transaction. The
@@ -66,9 +81,39 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
       `chain ${chain}: checkpoint is no longer at ${input.expected.block}`,
     );
   }
+  // The batch names the wallets and tokens it touched (published last, delivered at commit), so
+  // cached answers of everybody else stay valid.
+  await announceStoreChange(tx);
+  const change = batchChange(chain, batch, input);
 
   if (input.undo) await snapshotForUndo(tx, input);
+  await writeBatchRows(tx, input, false, change);
+  await publishStoreChange(tx, change);
+}
 
+/** What `writeBatchRows` writes: a batch's rows without the checkpoint move. */
+export type BatchRowsInput = Pick<
+  WriteBatchInput,
+  'chainId' | 'batch' | 'nativeBalances' | 'newTokens' | 'pools' | 'pruneUndoBelow' | 'storeLogs'
+>;
+
+/**
+ * Writes a derived batch's rows (no checkpoint move, no undo). `idempotent` (wallets-mode
+ * backfills, src/wallets) skips rows already stored instead of appending: a transaction shared
+ * with another tracked wallet is stored once.
+ *
+ * @example
+ * await writeBatchRows(tx, { chainId, batch, nativeBalances, newTokens, pools, pruneUndoBelow: 0n, storeLogs }, true);
+ */
+export async function writeBatchRows(
+  tx: Queryable,
+  input: BatchRowsInput,
+  idempotent = false,
+  /** Gains the wallets only the writes can name (an ERC721's previous owner); the caller publishes. */
+  change?: StoreChangeBuilder,
+): Promise<void> {
+  const { chainId: chain, batch } = input;
+  const append = idempotent ? 'on conflict do nothing' : '';
   await bulkInsert(
     tx,
     'blocks',
@@ -81,6 +126,7 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
       ['tx_count', 'int4'],
     ],
     batch.blocks.map((b) => [chain, s(b.number), b.hash, b.parentHash, iso(b.time), b.txCount]),
+    append,
   );
 
   await bulkInsert(
@@ -116,6 +162,7 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
       s(t.gasUsed),
       t.effectiveGasPrice === null ? null : s(t.effectiveGasPrice),
     ]),
+    append,
   );
 
   if (input.storeLogs !== 'none') {
@@ -147,9 +194,11 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
         l.topics[3] ?? null,
         l.data,
       ]),
+      append,
     );
   }
 
+  const activityTime = isoMemo();
   await bulkInsert(
     tx,
     'activity',
@@ -174,7 +223,7 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
     batch.activity.map((a) => [
       chain,
       a.wallet,
-      iso(a.blockTime),
+      activityTime(a.blockTime),
       s(a.blockNumber),
       a.txIndex,
       a.logIndex,
@@ -189,6 +238,7 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
       a.tokenId === null ? null : s(a.tokenId),
       a.extra === null ? null : JSON.stringify(a.extra),
     ]),
+    append,
   );
 
   const to = s(batch.toBlock);
@@ -198,28 +248,60 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
     ['token', 'text'],
     ['amount', 'numeric'],
     ['updated_block', 'int8'],
+    ['first_acquired', 'timestamptz'],
+    ['has_sent', 'bool'],
   ];
   const erc20 = [...batch.erc20Deltas.values()];
+  const facts = (d: (typeof erc20)[number]) => [
+    d.acquired ? iso(d.acquired) : null,
+    d.sent === true,
+  ];
+  // Batches are written in block order: a stored first receipt is earlier than this batch's.
+  const keepFacts = `first_acquired = coalesce(erc20_balances.first_acquired, excluded.first_acquired),
+       has_sent = erc20_balances.has_sent or excluded.has_sent`;
+  // Amounts are CHECKed non-negative and an insert checks its row before ON CONFLICT: negative
+  // deltas go through UPDATE (the reconciler made sure they leave the balance >= 0).
   await bulkInsert(
     tx,
     'erc20_balances',
     erc20Cols,
     erc20
-      .filter((d) => d.absolute === undefined)
-      .map((d) => [d.wallet, chain, d.token, s(d.delta), s(d.block)]),
+      .filter((d) => d.absolute === undefined && d.delta >= 0n)
+      .map((d) => [d.wallet, chain, d.token, s(d.delta), s(d.block), ...facts(d)]),
     `on conflict (wallet, chain_id, token) do update
-       set amount = erc20_balances.amount + excluded.amount, updated_block = excluded.updated_block`,
+       set amount = erc20_balances.amount + excluded.amount, updated_block = excluded.updated_block,
+       ${keepFacts}`,
   );
-  // Seeded pairs (start block > 0): the balance read at the batch's last block is the truth.
+  const minus = erc20.filter((d) => d.absolute === undefined && d.delta < 0n);
+  if (minus.length > 0) {
+    await tx.query(
+      `update erc20_balances b set amount = b.amount + u.d, updated_block = u.b,
+              first_acquired = coalesce(b.first_acquired, u.fa), has_sent = b.has_sent or u.hs
+         from unnest($2::text[], $3::text[], $4::numeric[], $5::int8[], $6::timestamptz[], $7::bool[])
+           as u(w, t, d, b, fa, hs)
+        where b.chain_id = $1 and b.wallet = u.w and b.token = u.t`,
+      [
+        chain,
+        minus.map((d) => d.wallet),
+        minus.map((d) => d.token),
+        minus.map((d) => s(d.delta)),
+        minus.map((d) => s(d.block)),
+        minus.map((d) => (d.acquired ? iso(d.acquired) : null)),
+        minus.map((d) => d.sent === true),
+      ],
+    );
+  }
+  // Pairs read from the chain (reconciliation, src/reconcile): the balance at the batch's last
+  // block is the truth.
   await bulkInsert(
     tx,
     'erc20_balances',
     erc20Cols,
     erc20
       .filter((d) => d.absolute !== undefined)
-      .map((d) => [d.wallet, chain, d.token, s(d.absolute as bigint), s(d.block)]),
+      .map((d) => [d.wallet, chain, d.token, s(d.absolute as bigint), s(d.block), ...facts(d)]),
     `on conflict (wallet, chain_id, token) do update
-       set amount = excluded.amount, updated_block = excluded.updated_block`,
+       set amount = excluded.amount, updated_block = excluded.updated_block, ${keepFacts}`,
   );
 
   await bulkInsert(
@@ -236,7 +318,9 @@ export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise
        set amount = excluded.amount, updated_block = excluded.updated_block`,
   );
 
-  await writeNftHoldings(tx, chain, batch);
+  for (const previousOwner of await writeNftHoldings(tx, chain, batch)) {
+    change?.wallet(chain, previousOwner);
+  }
 
   await bulkInsert(
     tx,
@@ -341,15 +425,22 @@ const HOLDING_COLUMNS: readonly BulkColumn[] = [
   ['updated_block', 'int8'],
 ];
 
-async function writeNftHoldings(tx: Queryable, chain: number, batch: DerivedBatch): Promise<void> {
+/** Writes NFT holdings; returns the wallets that lost an ERC721 to this batch's final owner. */
+async function writeNftHoldings(
+  tx: Queryable,
+  chain: number,
+  batch: DerivedBatch,
+): Promise<string[]> {
   const moves = [...batch.nft721.values()];
+  let previousOwners: string[] = [];
   if (moves.length > 0) {
     // ERC721 ownership is absolute: whoever held the id before, the final owner holds it now.
-    await tx.query(
+    const { rows } = await tx.query<{ wallet: string }>(
       `delete from nft_holdings h
         using unnest($2::text[], $3::numeric[], $4::text[]) as m(contract, token_id, owner)
         where h.chain_id = $1 and h.contract = m.contract and h.token_id = m.token_id
-          and (m.owner is null or h.wallet <> m.owner)`,
+          and (m.owner is null or h.wallet <> m.owner)
+        returning h.wallet`,
       [
         chain,
         moves.map((m) => m.contract),
@@ -357,6 +448,7 @@ async function writeNftHoldings(tx: Queryable, chain: number, batch: DerivedBatc
         moves.map((m) => m.owner),
       ],
     );
+    previousOwners = rows.map((r) => r.wallet);
     const owned = moves.filter((m) => m.owner !== null);
     await bulkInsert(
       tx,
@@ -380,42 +472,49 @@ async function writeNftHoldings(tx: Queryable, chain: number, batch: DerivedBatc
   }
   const deltas = [...batch.nft1155.values()];
   if (deltas.length > 0) {
-    await bulkInsert(
-      tx,
-      'nft_holdings',
-      HOLDING_COLUMNS,
-      deltas.map((d) => [
-        d.wallet,
-        chain,
-        d.contract,
-        s(d.tokenId),
-        'erc1155',
-        s(d.delta),
-        iso(d.acquired?.time ?? new Date(0)),
-        s(d.acquired?.block ?? -1n),
-        s(d.block),
-      ]),
-      `on conflict (wallet, chain_id, contract, token_id) do update
-         set balance = nft_holdings.balance + excluded.balance,
-             last_acquired = case when excluded.last_acquired_block >= 0
-                                  then excluded.last_acquired else nft_holdings.last_acquired end,
-             last_acquired_block = greatest(nft_holdings.last_acquired_block, excluded.last_acquired_block),
-             updated_block = excluded.updated_block`,
-    );
-    const seeded = deltas.filter((d) => d.absolute !== undefined);
-    if (seeded.length > 0) {
-      // Pairs first seen after a non-zero start block: the balance read at the batch end wins.
+    // Deltas add up; a balance read from the chain (reconciliation) replaces the stored one.
+    // Negative deltas go through UPDATE (an insert checks balance >= 0 before ON CONFLICT).
+    const minus = deltas.filter((d) => d.absolute === undefined && d.delta < 0n);
+    if (minus.length > 0) {
       await tx.query(
-        `update nft_holdings h set balance = d.amount
-           from unnest($2::text[], $3::text[], $4::numeric[], $5::numeric[]) as d(wallet, contract, token_id, amount)
-          where h.wallet = d.wallet and h.chain_id = $1 and h.contract = d.contract and h.token_id = d.token_id`,
+        `update nft_holdings h set balance = h.balance + u.d, updated_block = u.b
+           from unnest($2::text[], $3::text[], $4::numeric[], $5::numeric[], $6::int8[]) as u(w, c, id, d, b)
+          where h.chain_id = $1 and h.wallet = u.w and h.contract = u.c and h.token_id = u.id`,
         [
           chain,
-          seeded.map((d) => d.wallet),
-          seeded.map((d) => d.contract),
-          seeded.map((d) => s(d.tokenId)),
-          seeded.map((d) => s(d.absolute as bigint)),
+          minus.map((d) => d.wallet),
+          minus.map((d) => d.contract),
+          minus.map((d) => s(d.tokenId)),
+          minus.map((d) => s(d.delta)),
+          minus.map((d) => s(d.block)),
         ],
+      );
+    }
+    for (const absolute of [false, true]) {
+      const rows = deltas.filter(
+        (d) => (d.absolute !== undefined) === absolute && (absolute || d.delta >= 0n),
+      );
+      await bulkInsert(
+        tx,
+        'nft_holdings',
+        HOLDING_COLUMNS,
+        rows.map((d) => [
+          d.wallet,
+          chain,
+          d.contract,
+          s(d.tokenId),
+          'erc1155',
+          s(d.absolute ?? d.delta),
+          iso(d.acquired?.time ?? new Date(0)),
+          s(d.acquired?.block ?? -1n),
+          s(d.block),
+        ]),
+        `on conflict (wallet, chain_id, contract, token_id) do update
+           set balance = ${absolute ? 'excluded.balance' : 'nft_holdings.balance + excluded.balance'},
+               last_acquired = case when excluded.last_acquired_block >= 0
+                                    then excluded.last_acquired else nft_holdings.last_acquired end,
+               last_acquired_block = greatest(nft_holdings.last_acquired_block, excluded.last_acquired_block),
+               updated_block = excluded.updated_block`,
       );
     }
     await tx.query(
@@ -431,6 +530,7 @@ async function writeNftHoldings(tx: Queryable, chain: number, batch: DerivedBatc
       ],
     );
   }
+  return previousOwners;
 }
 
 async function writePools(tx: Queryable, chain: number, pools: PoolChanges): Promise<void> {

@@ -2,6 +2,7 @@ import {
   type DecodedEvent,
   decodeCall,
   decodeLog,
+  decodeUnindexedTransfer,
   type SelectorRegistry,
 } from '../decode/index.js';
 import { attributeSales, type SaleErc20Transfer, type SaleNftTransfer } from '../nft/sales.js';
@@ -14,6 +15,7 @@ import type {
   Nft1155Delta,
 } from './derived-batch.js';
 import { type InternalTransfer, internalTransfers } from './native-transfers.js';
+import { type PoolTokenPair, type SwapLeg, swapFromLegs, swapLeg } from './swap-legs.js';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -28,6 +30,13 @@ export interface DeriveContext {
   paymentTokens: readonly string[];
   /** Whether `FetchedBlock.traces` is populated. */
   traces: boolean;
+  /**
+   * token0/token1 of a Swap emitter checked beforehand (null: not a pool). When set, only Swaps of
+   * verified pools make swap rows; unset (pure tests), every Swap-shaped event counts.
+   */
+  poolTokens?: (address: string) => PoolTokenPair | null | undefined;
+  /** Contracts verified as ERC721 whose Transfer carries no indexed arguments. */
+  isErc721?: (address: string) => boolean;
 }
 
 /** Calls whose effect on the sender is fully shown by the event rows of the same transaction. */
@@ -63,9 +72,21 @@ export function deriveBatch(fetched: readonly FetchedBlock[], ctx: DeriveContext
   const first = fetched[0];
   const last = fetched[fetched.length - 1];
   if (!first || !last) throw new Error('deriveBatch needs at least one block');
-  const out: DerivedBatch = {
-    fromBlock: BigInt(first.block.number),
-    toBlock: BigInt(last.block.number),
+  const out = emptyBatch(BigInt(first.block.number), BigInt(last.block.number));
+  for (const fb of fetched) deriveBlock(fb, ctx, out);
+  return out;
+}
+
+/**
+ * A batch with no rows covering `fromBlock..toBlock`.
+ *
+ * @example
+ * const batch = emptyBatch(10n, 10n); // batch.activity.length === 0
+ */
+export function emptyBatch(fromBlock: bigint, toBlock: bigint): DerivedBatch {
+  return {
+    fromBlock,
+    toBlock,
     blocks: [],
     txs: [],
     logs: [],
@@ -79,10 +100,9 @@ export function deriveBatch(fetched: readonly FetchedBlock[], ctx: DeriveContext
     metadataRefresh: [],
     poolEvents: [],
     sales: [],
+    wrapperMoves: [],
     eventCount: 0,
   };
-  for (const fb of fetched) deriveBlock(fb, ctx, out);
-  return out;
 }
 
 function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): void {
@@ -198,6 +218,19 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
 
     // Logs.
     const swapLogs: { logIndex: number; pool: string; dex: string }[] = [];
+    const legs: SwapLeg[] = [];
+    const onSwap = (ev: Extract<DecodedEvent, { kind: 'v2_swap' | 'v3_swap' }>, li: number) => {
+      if (ctx.poolTokens) {
+        const tokens = ctx.poolTokens(ev.address);
+        if (!tokens) return; // a Swap-shaped event of something that is not a pool
+        legs.push(swapLeg(ev, li, tokens));
+      }
+      swapLogs.push({
+        logIndex: li,
+        pool: ev.address,
+        dex: ev.kind === 'v2_swap' ? 'uniswap_v2' : 'uniswap_v3',
+      });
+    };
     const nftTransfers: SaleNftTransfer[] = [];
     const erc20Transfers: SaleErc20Transfer[] = [];
     const decodedInTx: { logIndex: number; ev: DecodedEvent }[] = [];
@@ -205,7 +238,9 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
       const logIndex = Number(l.logIndex);
       const address = l.address.toLowerCase() as `0x${string}`;
       const topics = l.topics.map((t) => t.toLowerCase());
-      const ev = decodeLog({ address, topics, data: l.data, logIndex, txIndex });
+      const raw = { address, topics, data: l.data, logIndex, txIndex };
+      const ev =
+        decodeLog(raw) ?? (ctx.isErc721 ? decodeUnindexedTransfer(raw, ctx.isErc721) : null);
       out.logs.push({
         blockNumber,
         txIndex,
@@ -227,8 +262,16 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
             tokenAddress: ev.address,
             value: ev.value,
           });
-          erc20Delta(out, ev.from, ev.address, -ev.value, blockNumber);
-          erc20Delta(out, ev.to, ev.address, ev.value, blockNumber);
+          erc20Delta(out, ev.from, ev.address, -ev.value, blockNumber, time, 'out');
+          erc20Delta(
+            out,
+            ev.to,
+            ev.address,
+            ev.value,
+            blockNumber,
+            time,
+            ev.from === ev.to ? 'self' : 'in',
+          );
           erc20Transfers.push({
             logIndex,
             token: ev.address,
@@ -324,10 +367,10 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
           break;
         case 'weth_deposit':
         case 'weth_withdrawal': {
-          if (ev.address !== ctx.wrappedNative) {
-            out.eventCount--; // a same-signature event of another contract
-            break;
-          }
+          // Deposit/Withdrawal of any contract: the registry's wrapped native moves balances
+          // here; any other emitter is a WETH9-clone candidate, kept aside until its metadata
+          // says it is an ERC20 (src/reconcile/wrapper-moves.ts).
+          const registered = ev.address === ctx.wrappedNative;
           const holder = ev.kind === 'weth_deposit' ? ev.dst : ev.src;
           // Some wrapped-native contracts also emit a mint/burn Transfer: don't count it twice.
           const twin = decodedInTx.some(
@@ -340,8 +383,9 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
                 : d.ev.to === ZERO_ADDRESS && d.ev.from === holder),
           );
           if (twin) break;
-          seenToken(out, ev.address, 'erc20', blockNumber);
+          seenToken(out, ev.address, registered ? 'erc20' : 'unknown', blockNumber);
           const deposit = ev.kind === 'weth_deposit';
+          const rowCount = rows.length;
           add(
             holder,
             deposit ? 'mint' : 'burn',
@@ -356,7 +400,26 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
               extra: { event: deposit ? 'Deposit' : 'Withdrawal' },
             },
           );
-          erc20Delta(out, holder, ev.address, deposit ? ev.wad : -ev.wad, blockNumber);
+          if (registered)
+            erc20Delta(
+              out,
+              holder,
+              ev.address,
+              deposit ? ev.wad : -ev.wad,
+              blockNumber,
+              time,
+              deposit ? 'in' : 'out',
+            );
+          else if (holder !== ZERO_ADDRESS) {
+            out.wrapperMoves.push({
+              token: ev.address,
+              wallet: holder,
+              delta: deposit ? ev.wad : -ev.wad,
+              block: blockNumber,
+              time,
+              row: rows.length > rowCount ? (rows[rows.length - 1] as ActivityRow) : null,
+            });
+          }
           erc20Transfers.push({
             logIndex,
             token: ev.address,
@@ -407,7 +470,7 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
           });
           break;
         case 'v2_swap':
-          swapLogs.push({ logIndex, pool: ev.address, dex: 'uniswap_v2' });
+          onSwap(ev, logIndex);
           break;
         case 'v3_initialize':
           out.poolEvents.push({
@@ -421,7 +484,7 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
           });
           break;
         case 'v3_swap':
-          swapLogs.push({ logIndex, pool: ev.address, dex: 'uniswap_v3' });
+          onSwap(ev, logIndex);
           out.poolEvents.push({
             kind: 'v3_state',
             pool: ev.address,
@@ -474,6 +537,14 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
       for (const entry of net) {
         if (entry[1] < 0n && (!sold || entry[1] < sold[1])) sold = entry;
         if (entry[1] > 0n && (!bought || entry[1] > bought[1])) bought = entry;
+      }
+      if (!sold || !bought) {
+        // Flows show one side only (tokens sent to the pair earlier): the pools' events tell.
+        const fromLegs = swapFromLegs(legs, from);
+        if (fromLegs) {
+          sold = [fromLegs.sold[0], -fromLegs.sold[1]];
+          bought = fromLegs.bought;
+        }
       }
       if (sold && bought) {
         swapped = true;
@@ -546,20 +617,39 @@ function seenToken(
   else if (prev.hint === 'unknown' && hint !== 'unknown') prev.hint = hint;
 }
 
+/**
+ * Adds a movement to a (wallet, token) pair's batch delta: `in` is a receipt (its first time is
+ * kept), `out` a send (even of 0), `self` a self-transfer, which is both.
+ */
 function erc20Delta(
   out: DerivedBatch,
   wallet: string,
   token: string,
   delta: bigint,
   block: bigint,
+  time: Date,
+  role: 'in' | 'out' | 'self',
 ): void {
   if (wallet === ZERO_ADDRESS) return;
   const key = `${wallet}|${token}`;
+  const received = role !== 'out';
+  const sent = role !== 'in';
   const prev = out.erc20Deltas.get(key);
   if (prev) {
     prev.delta += delta;
     prev.block = block;
-  } else out.erc20Deltas.set(key, { wallet, token, delta, block });
+    if (received && !prev.acquired) prev.acquired = time;
+    if (sent) prev.sent = true;
+  } else {
+    out.erc20Deltas.set(key, {
+      wallet,
+      token,
+      delta,
+      block,
+      ...(received ? { acquired: time } : {}),
+      sent,
+    });
+  }
 }
 
 function nft1155Delta(

@@ -119,6 +119,18 @@ export interface Nft1155Delta {
   absolute?: bigint;
 }
 
+/** A Deposit/Withdrawal of a contract the registry does not name as wrapped native. */
+export interface WrapperMove {
+  token: string;
+  wallet: string;
+  /** +wad for Deposit (a mint), -wad for Withdrawal (a burn). */
+  delta: bigint;
+  block: bigint;
+  time: Date;
+  /** Its mint/burn activity row (already in `activity`; dropped if the contract is no ERC20). */
+  row: ActivityRow | null;
+}
+
 /** Everything one block range turns into, ready to write in one transaction. */
 export interface DerivedBatch {
   fromBlock: bigint;
@@ -137,6 +149,10 @@ export interface DerivedBatch {
       block: bigint;
       /** Balance read at `toBlock` for a pair first seen after a non-zero start block. */
       absolute?: bigint;
+      /** Time of the pair's first receipt in this batch (token-holders `first_acquired`). */
+      acquired?: Date;
+      /** The wallet moved some of this token out (token-holders `has_initiated_transfer`). */
+      sent?: boolean;
     }
   >;
   /** Addresses whose native balance may have changed. */
@@ -153,6 +169,8 @@ export interface DerivedBatch {
   metadataRefresh: { contract: string; fromTokenId: bigint; toTokenId: bigint; block: bigint }[];
   poolEvents: PoolEvent[];
   sales: NftSale[];
+  /** WETH9-clone candidates, resolved once token standards are known (src/reconcile). */
+  wrapperMoves: WrapperMove[];
   /** Decoded events (logs that matched an indexed event) + native value movements. */
   eventCount: number;
 }

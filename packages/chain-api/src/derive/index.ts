@@ -7,11 +7,11 @@ export {
 export {
   type DeriveContext,
   deriveBatch,
+  emptyBatch,
   resolveApprovalStandards,
   ZERO_ADDRESS,
 } from './derive-batch.js';
 export type * from './derived-batch.js';
 export { fetchNativeBalances } from './native-balances.js';
 export { type InternalTransfer, internalTransfers } from './native-transfers.js';
-export { type BalanceQuery, fetchBalancesAt } from './seed-balances.js';
 export { decodeText, fetchTokenMetadata, type TokenMetadata } from './token-metadata.js';

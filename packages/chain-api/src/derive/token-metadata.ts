@@ -8,6 +8,7 @@ import {
 } from 'viem';
 import type { RpcClient } from '../rpc/index.js';
 import { RpcResponseError } from '../rpc/index.js';
+import { limitText, wellFormed } from '../text/limit-text.js';
 
 /** What the `tokens` table stores for one contract. */
 export interface TokenMetadata {
@@ -172,6 +173,12 @@ function interpret(address: string, r: Result[], hint: string | undefined): Toke
   };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+const controlChars = /[\u0000-\u001f\u007f\ufffd]/g;
+
+/** Longest token name or symbol stored, in code points. */
+export const tokenTextLimit = 200;
+
 /** An ABI string, or a bytes32 (MKR-style) string; null when neither decodes to clean text. */
 export function decodeText(data: Hex): string | null {
   if (data.length < 66) return null;
@@ -194,10 +201,10 @@ export function decodeText(data: Hex): string | null {
 }
 
 function clean(s: string): string | null {
-  // Drop NULs/control characters that bytes32 padding and hostile tokens carry; cap the length.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const t = s.replace(/[\u0000-\u001f\u007f\ufffd]/g, '').trim();
-  return t.length === 0 ? null : t.slice(0, 200);
+  // Drop NULs/control characters that bytes32 padding and hostile tokens carry (and lone
+  // surrogates, as U+FFFD); cap at 200 code points without splitting a character.
+  const t = wellFormed(s).replace(controlChars, '').trim();
+  return t.length === 0 ? null : limitText(t, tokenTextLimit);
 }
 
 function decodeDecimals(data: Hex): number | null {

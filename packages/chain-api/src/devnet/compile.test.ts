@@ -63,11 +63,13 @@ describe('compileContracts', () => {
       'DevItems',
       'Marketplace',
       'V3Helper',
+      'DevVault',
       'UniswapV2Factory',
       'UniswapV2Pair',
       'UniswapV2Router02',
       'UniswapV3Factory',
       'UniswapV3Pool',
+      'NonfungiblePositionManager',
     ]) {
       const c = contracts[name];
       expect(c, name).toBeDefined();
@@ -88,6 +90,12 @@ describe('compileContracts', () => {
     const initCodeHash = keccak256(contracts.UniswapV2Pair!.bytecode);
     expect(initCodeHash).toBe('0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f');
     expect(contracts.UniswapV2Router02!.bytecode).toContain(initCodeHash.slice(2));
+  });
+
+  it('keeps the v3 pool init code hash that the position manager hard-codes', () => {
+    const initCodeHash = keccak256(contracts.UniswapV3Pool!.bytecode);
+    expect(initCodeHash).toBe('0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54');
+    expect(contracts.NonfungiblePositionManager!.bytecode).toContain(initCodeHash.slice(2));
   });
 
   it('reports solc errors and missing imports with the compiler message', async () => {

@@ -17,7 +17,7 @@ export interface CompiledContract {
 
 /**
  * Every devnet contract by name: our Solidity sources in `contracts/` (compiled with solc) and
- * Uniswap v2/v3 from their published npm build artifacts.
+ * Uniswap v2/v3 (core, and v3's NonfungiblePositionManager) from their published npm artifacts.
  */
 export type CompiledContracts = Record<string, CompiledContract>;
 
@@ -35,6 +35,9 @@ const ARTIFACTS: Record<string, string> = {
   UniswapV3Factory:
     '@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json',
   UniswapV3Pool: '@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json',
+  // Its PoolAddress library hard-codes the init code hash of v3-core's published pool bytecode.
+  NonfungiblePositionManager:
+    '@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
 };
 
 const SOLC_SETTINGS = {

@@ -29,6 +29,7 @@ export {
 } from './errors.js';
 export type {
   DevnetCollection,
+  DevnetDefi,
   DevnetEvent,
   DevnetManifest,
   DevnetPool,

@@ -55,6 +55,24 @@ export interface DevnetSale extends DevnetEvent {
   pricePerToken: string;
 }
 
+/** The scenario's DeFi positions (all held by alice). */
+export interface DevnetDefi {
+  /** Uniswap v3 NonfungiblePositionManager (v3-periphery's published build). */
+  positionManager: Address;
+  /** OpenZeppelin ERC-4626 vault on USDC. */
+  vault: Address;
+  /** The v2 pair alice holds LP tokens of. */
+  v2Pair: Address;
+  /** Alice's position NFTs: one around the price, one above it (out of range). */
+  v3Positions: {
+    tokenId: string;
+    owner: Address;
+    pool: Address;
+    tickLower: number;
+    tickUpper: number;
+  }[];
+}
+
 /**
  * Everything {@link deployScenario} created, as plain JSON (bigints as decimal strings).
  * Addresses are lower-case.
@@ -125,6 +143,7 @@ export interface DevnetManifest {
     items: DevnetCollection;
   };
   sales: DevnetSale[];
+  defi: DevnetDefi;
   /** Notable transactions by name (see the README's list). */
   events: Record<string, DevnetEvent>;
 }

@@ -31,6 +31,21 @@ describe('devnetNftMetadata', () => {
     expect(devnetNftMetadata('/broken/3', base).status).toBe(500);
   });
 
+  it('serves a generated SVG logo per token symbol', () => {
+    const usdc = devnetNftMetadata('/logos/usdc.svg', base);
+    expect(usdc).toMatchObject({ status: 200, contentType: 'image/svg+xml' });
+    expect(usdc.body).toMatch(/^<svg [^>]*>.*>USDC<\/text><\/svg>$/);
+    expect(devnetNftMetadata('/logos/wbtc.svg', base).body).not.toBe(usdc.body);
+    for (const bad of [
+      '/logos/USDC.svg',
+      '/logos/<x>.svg',
+      '/logos/.svg',
+      '/logos/abcdefghi.svg',
+    ]) {
+      expect(devnetNftMetadata(bad, base).status, bad).toBe(404);
+    }
+  });
+
   it('answers 404 for anything else, including traversal attempts', () => {
     for (const path of [
       '/',

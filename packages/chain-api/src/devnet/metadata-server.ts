@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { tokenLogoSvg } from './token-logo.js';
 
 /** What the metadata server answers for a path. */
 export interface MetadataResponse {
@@ -47,6 +48,7 @@ function punk(base: string, id: number, revealed: boolean) {
 /**
  * The metadata documents of the devnet collections, by request path (pure, so tests can compare
  * what an indexer stored with what was served):
+ * - `/logos/<symbol>.svg`: a generated token logo (the devnet's token list points here);
  * - `/punks/<id>` (and `/punks/<id>-v2` after the ERC-4906 update), `/items/<id>.json` (id as 64
  *   hex digits per ERC-1155, or decimal), `/spam/<id>` (a lure), `/images/*.svg`;
  * - `/broken/<id>`: id % 3 = 1 truncated JSON (200), 2 → 404, 0 → 500.
@@ -97,6 +99,8 @@ export function devnetNftMetadata(path: string, baseUrl: string): MetadataRespon
     if (id % 3 === 2) return json(404, { error: 'not found' });
     return json(500, { error: 'internal error' });
   }
+  m = /^\/logos\/([a-z0-9]{1,8})\.svg$/.exec(path);
+  if (m) return { status: 200, contentType: 'image/svg+xml', body: tokenLogoSvg(m[1]!) };
   m = /^\/images\/([a-z]+(?:-\d{1,6})?)\.svg$/.exec(path);
   if (m) return svg(m[1]!);
   return json(404, { error: 'not found' });

@@ -56,8 +56,14 @@ describe('deployScenario via startDevnet', () => {
     expect(known.multicall3).toBe(m.contracts.multicall3);
     expect(known.uniswapV2Factories).toEqual([m.contracts.uniswapV2Factory]);
     expect(known.uniswapV3Factories).toEqual([m.contracts.uniswapV3Factory]);
-    const chain = devnetChainConfig(m, devnet.rpcUrl);
+    const chain = devnetChainConfig(m, devnet.rpcUrl, devnet.metadataUrl);
     expect(chain).toMatchObject({ chainId: 31337, name: 'devnet', tags: ['default', 'devnet'] });
+    // Logos served by the devnet for ETH and its listed tokens.
+    expect(chain.nativeLogoUrl).toBe(`${devnet.metadataUrl}logos/eth.svg`);
+    expect(chain.tokens).toContainEqual({
+      address: m.tokens.usdc.address,
+      logo: `${devnet.metadataUrl}logos/usdc.svg`,
+    });
     expect(devnet.chain).toEqual(chain);
     expect(devnet.chain.rpcUrl).toBe(devnet.rpcUrl);
   });

@@ -10,6 +10,7 @@ import type { Address } from '../chains/chain-config.js';
 import { MULTICALL3_ADDRESS } from '../chains/known-chains.js';
 import { DEVNET_USERS, DEVNET_WALLETS } from './accounts.js';
 import { type CompiledContracts, compileContracts } from './compile.js';
+import { deployDefiScenario } from './defi-scenario.js';
 import type {
   DevnetCollection,
   DevnetEvent,
@@ -324,6 +325,18 @@ export async function deployScenario(
   mark('revoke', await erc20('erin revokes judy', w.erin, slc, 'approve', [w.judy, 0n]));
   mark('burn', await erc20('carol burns SLC', w.carol, slc, 'burn', [e18('100')]));
   await erc20('erin burns USDC', w.erin, usdc, 'burn', [u6('50')]);
+
+  // ---- Phase 3b: DeFi positions (before the swaps, so the v3 position earns fees) ----
+  await phase('defi', 7 * DAY);
+  const defi = await deployDefiScenario(ctx, {
+    weth,
+    wbtc,
+    usdc,
+    v3Factory,
+    v3Helper,
+    v3Pool,
+    v2Pair: (await pairOf(slc, weth)).address,
+  });
 
   // ---- Phase 4: swaps and WETH ----
   await phase('swaps', 6 * DAY);
@@ -755,6 +768,7 @@ export async function deployScenario(
       items: collection(items, 'erc1155', 'Sluice Items', 'ITEM', 'http', `${base}items/{id}.json`),
     },
     sales: salesPending.map(([s, r]) => ({ ...s, ...ev(r) })),
+    defi,
     events,
   };
   log?.info(

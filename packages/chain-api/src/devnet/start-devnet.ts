@@ -70,7 +70,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Devnet
     return {
       rpcUrl: anvil.rpcUrl,
       port: anvil.port,
-      chain: devnetChainConfig(manifest, anvil.rpcUrl),
+      chain: devnetChainConfig(manifest, anvil.rpcUrl, metadata.url),
       manifest,
       metadataUrl: metadata.url,
       anvil,

@@ -1,19 +1,13 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import {
-  CheckpointConflictError,
-  type StoreLogs,
-  withCopyTransaction,
-  writeBatch,
-} from '../db/index.js';
+import { CheckpointConflictError, withCopyTransaction, writeBatch } from '../db/index.js';
 import { standardRegistry } from '../decode/index.js';
 import {
   applyPoolEvents,
   type DeriveContext,
   type DerivedBatch,
   deriveBatch,
-  fetchBalancesAt,
   fetchNativeBalances,
   fetchTokenMetadata,
   type PoolState,
@@ -21,80 +15,36 @@ import {
   type TokenMetadata,
 } from '../derive/index.js';
 import { paymentTokensOf } from '../nft/sales.js';
-import { handleReorg } from '../reorg/index.js';
+import { type BatchReads, Reconciler } from '../reconcile/index.js';
+import { handleReorg, ReorgTooDeepError } from '../reorg/index.js';
 import {
   backoffDelay,
   type ChainCapabilities,
   createRpcClient,
   probeCapabilities,
   type RpcClient,
-  type RpcClientOptions,
   sleep,
 } from '../rpc/index.js';
+import { WalletsMode } from '../wallets/wallets-mode.js';
+import { defaultWalletsOptions } from '../wallets/wallets-options.js';
+import { indexedWithoutTraces, markHalted } from './chain-halt.js';
+import { loadCheckpoint, readStandbyStatus, type StandbyStatus } from './checkpoint-store.js';
+import { ContractProbes } from './contract-probes.js';
 import { fetchRange, InconsistentRangeError } from './fetch-range.js';
-import { createLeaderLock, type LeaderLock } from './leader-lock.js';
+import { ChainReplacedError, verifyGenesis } from './genesis-check.js';
+import type { ChainIndexerOptions, ChainStatus, Checkpoint, IndexStats } from './indexer-types.js';
+import { createLeaderLock, type LeaderLock, LeadershipLostError } from './leader-lock.js';
 import { loadPools } from './load-pools.js';
 import { Progress } from './progress.js';
+import { resetChainData } from './reset-chain.js';
 
-/** What /health and the API's 503 logic read. */
-export interface ChainStatus {
-  chain_id: number;
-  name: string;
-  head_block: number | null;
-  indexed_block: number | null;
-  lag_seconds: number | null;
-  /** false while backfilling, when the RPC is failing, or when no replica is indexing the chain. */
-  ready: boolean;
-}
-
-export interface ChainIndexerOptions {
-  log: Logger;
-  /** Blocks per batch at start (adapts to the density of the chain). Default 50. */
-  batchSize?: number;
-  /** Upper bound of the adaptive batch size. Default 500. */
-  maxBatchSize?: number;
-  /** Batches fetched ahead of the writer during backfill. Default 4. */
-  concurrency?: number;
-  /** Head polling interval, ms. Default 250. */
-  pollIntervalMs?: number;
-  /** How often a standby replica retries the leader lock, ms. Default 1000. */
-  standbyRetryMs?: number;
-  /**
-   * Which raw receipt logs to keep in `logs`: `undecoded` (default: every log not already turned
-   * into typed rows, e.g. ERC-1155 URI events or any contract's own events), `all`, or `none`.
-   */
-  storeLogs?: StoreLogs;
-  /** Lag (in blocks) above which a caught-up chain reports not ready. Default 64. */
-  readyLagBlocks?: number;
-  /** Tuning of the RPC client built from `chain.rpcUrl` (timeouts, batch size, backoff). */
-  rpcOptions?: Partial<Omit<RpcClientOptions, 'url' | 'log' | 'signal'>>;
-  /** RPC client (tests inject one); default from `chain.rpcUrl`. */
-  rpc?: RpcClient;
-}
-
-interface Checkpoint {
-  block: bigint;
-  hash: string;
-  time: Date | null;
-}
+export type { ChainIndexerOptions, ChainStatus, IndexStats } from './indexer-types.js';
 
 interface Prepared {
   batch: DerivedBatch;
   nativeBalances: Map<string, bigint>;
   newTokens: TokenMetadata[];
-}
-
-/** Events of the last write, for benchmarks and progress. */
-export interface IndexStats {
-  blocks: number;
-  events: number;
-  activityRows: number;
-  batches: number;
-  /** Wall time spent in each stage (fetch+derive overlap with writes during backfill). */
-  fetchMs: number;
-  deriveMs: number;
-  enrichMs: number;
-  writeMs: number;
+  reads: BatchReads;
 }
 
 /**
@@ -113,26 +63,35 @@ export class ChainIndexer {
     deriveMs: 0,
     enrichMs: 0,
     writeMs: 0,
+    balanceReads: 0,
+    balanceCalls: 0,
   };
   private readonly db: Database;
   private readonly log: Logger;
   private readonly rpc: RpcClient;
   private readonly lock: LeaderLock;
-  private readonly opts: Required<Omit<ChainIndexerOptions, 'rpc' | 'log' | 'rpcOptions'>>;
+  private readonly opts: Required<
+    Omit<ChainIndexerOptions, 'rpc' | 'log' | 'rpcOptions' | 'reconcile' | 'wallets'>
+  >;
+  private readonly reconciler: Reconciler;
   private readonly abort = new AbortController();
   private caps: ChainCapabilities | undefined;
   private checkpoint: Checkpoint | undefined;
   private pools = new Map<string, PoolState>();
   private tokenStandards = new Map<string, string>();
   private ctx: DeriveContext;
+  private readonly probes: ContractProbes;
   private batchSize: number;
   private head: bigint | null = null;
   private caughtUp = false;
-  private standbyStatus: { indexed: bigint | null; head: bigint | null; fresh: boolean } | null =
-    null;
+  private standbyStatus: StandbyStatus | null = null;
   private lastHeadWrite = 0;
+  /** Set when the chain is stopped for good (replaced chain): the error /health shows. */
+  private halted: string | undefined;
   private loop: Promise<void> | undefined;
   private readonly progress: Progress;
+  /** `"mode": "wallets"`: keeps tracked wallets' rows only and backfills wallets (src/wallets). */
+  private readonly wallets: WalletsMode | undefined;
 
   constructor(db: Database, chain: ChainConfig, options: ChainIndexerOptions) {
     this.db = db;
@@ -158,7 +117,22 @@ export class ChainIndexer {
         signal: this.abort.signal,
       });
     this.lock = createLeaderLock(db, chain.chainId);
+    this.lock.onLost((reason) => {
+      this.caughtUp = false;
+      this.wallets?.stop();
+      this.log.warn({ reason }, 'leader lock lost: writing stopped, back to standby');
+    });
+    this.probes = new ContractProbes(db, this.rpc, chain.chainId);
+    const walletsMode = chain.mode === 'wallets';
+    // Wallets mode never indexes from genesis: balances come from the node, not from deltas.
+    const reconcileFrom = walletsMode && chain.startBlock === 0n ? 1n : chain.startBlock;
+    this.reconciler = new Reconciler(db, this.rpc, chain.chainId, reconcileFrom, this.log, {
+      ...(chain.reconcileEveryBlocks ? { everyBlocks: chain.reconcileEveryBlocks } : {}),
+      ...options.reconcile,
+    });
     this.ctx = {
+      poolTokens: this.probes.poolTokens,
+      isErc721: this.probes.isErc721,
       chainId: chain.chainId,
       wrappedNative: chain.wrappedNative?.toLowerCase(),
       v2Factories: new Set(chain.uniswapV2Factories.map((a) => a.toLowerCase())),
@@ -168,6 +142,25 @@ export class ChainIndexer {
       traces: false,
     };
     this.progress = new Progress(this.log, chain.name);
+    this.wallets = walletsMode
+      ? new WalletsMode(
+          db,
+          chain,
+          { ...defaultWalletsOptions, ...options.wallets },
+          this.log,
+          () =>
+            this.caps && this.lock.held()
+              ? {
+                  rpc: this.rpc,
+                  caps: this.caps,
+                  ctx: this.ctx,
+                  probes: this.probes,
+                  storeLogs: this.opts.storeLogs,
+                }
+              : undefined,
+          this.abort.signal,
+        )
+      : undefined;
   }
 
   /** Starts the background loop (leader election, backfill, follow). */
@@ -181,6 +174,7 @@ export class ChainIndexer {
   /** Stops the loop, releases the lock. */
   async stop(): Promise<void> {
     this.abort.abort(new Error('stopped'));
+    this.wallets?.stop();
     await this.loop;
     await this.lock.release();
     await this.rpc.close();
@@ -189,7 +183,22 @@ export class ChainIndexer {
 
   /** Current status for /health. */
   status(): ChainStatus {
-    const base = { chain_id: this.chain.chainId, name: this.chain.name };
+    const base = {
+      chain_id: this.chain.chainId,
+      name: this.chain.name,
+      traces: this.caps ? (this.caps.traces ? 'supported' : 'unsupported') : 'unknown',
+    } as const;
+    const halted = this.halted ?? this.standbyStatus?.error;
+    if (halted) {
+      return {
+        ...base,
+        head_block: null,
+        indexed_block: null,
+        lag_seconds: null,
+        ready: false,
+        error: halted,
+      };
+    }
     if (!this.lock.held()) {
       const s = this.standbyStatus;
       return {
@@ -219,6 +228,8 @@ export class ChainIndexer {
         this.rpc.health().ok &&
         behind !== null &&
         behind <= BigInt(this.opts.readyLagBlocks),
+      reconcile: this.reconciler.status(),
+      ...(this.wallets ? { wallets: this.wallets.status() } : {}),
     };
   }
 
@@ -229,13 +240,20 @@ export class ChainIndexer {
   async indexToHead(): Promise<IndexStats> {
     if (!(await this.lock.tryAcquire()))
       throw new Error(`chain ${this.chain.chainId} is locked by another indexer`);
-    await this.init();
     for (;;) {
-      const head = await this.rpc.request<string>('eth_blockNumber', []);
-      this.head = BigInt(head);
-      const cp = this.checkpoint as Checkpoint;
-      if (cp.block >= this.head && (await this.tipMatches())) break;
-      await this.advance(this.head);
+      try {
+        if (!this.checkpoint) await this.init();
+        await this.wallets?.refresh(this.checkpoint as Checkpoint);
+        const head = await this.rpc.request<string>('eth_blockNumber', []);
+        this.head = BigInt(head);
+        const cp = this.checkpoint as Checkpoint;
+        if (cp.block >= this.head && (await this.tipMatches())) break;
+        await this.advance(this.head);
+      } catch (error) {
+        // Same policy as the loop: re-index when configured, else stop with the error.
+        if (error instanceof ChainReplacedError && (await this.onReplaced(error))) continue;
+        throw error;
+      }
     }
     this.caughtUp = true;
     return { ...this.stats };
@@ -249,13 +267,15 @@ export class ChainIndexer {
         if (!this.lock.held()) {
           this.checkpoint = undefined;
           if (!(await this.lock.tryAcquire())) {
-            await this.readStandbyStatus();
+            this.standbyStatus = await readStandbyStatus(this.db, this.chain.chainId);
             await sleep(this.opts.standbyRetryMs, signal);
             continue;
           }
+          this.standbyStatus = null;
           this.log.info('leader lock acquired');
         }
         if (!this.checkpoint) await this.init();
+        await this.wallets?.refresh(this.checkpoint as Checkpoint);
         const head = BigInt(await this.rpc.request<string>('eth_blockNumber', []));
         this.head = head;
         const cp = this.checkpoint as Checkpoint;
@@ -271,6 +291,17 @@ export class ChainIndexer {
         failures = 0;
       } catch (error) {
         if (signal.aborted) break;
+        if (error instanceof ChainReplacedError) {
+          if (await this.onReplaced(error)) continue;
+          return;
+        }
+        if (error instanceof LeadershipLostError) {
+          this.checkpoint = undefined; // standby now; the new leader owns the store
+          this.caughtUp = false;
+          // Give the standbys (polling every standbyRetryMs) the first chance to take over.
+          await sleep(2 * this.opts.standbyRetryMs, signal).catch(() => {});
+          continue;
+        }
         failures++;
         this.log.warn({ err: errMsg(error), failures }, 'indexer step failed; retrying');
         this.checkpoint = undefined; // reload state from the store
@@ -287,81 +318,32 @@ export class ChainIndexer {
         `RPC serves chain ${Number(BigInt(chainIdHex))}, expected ${this.chain.chainId}`,
       );
     }
-    this.caps ??= await probeCapabilities(this.rpc, { multicall3: this.chain.multicall3 });
+    // Probed at every start (never trusted from the store): a wrong answer must not persist.
+    this.caps ??= await probeCapabilities(this.rpc, {
+      multicall3: this.chain.multicall3,
+      signal: this.abort.signal,
+    });
     this.ctx.traces = this.caps.traces;
-    const cp = await this.loadCheckpoint();
+    if (await indexedWithoutTraces(this.db, this.chain.chainId, this.chain.startBlock, this.caps)) {
+      this.log.warn('blocks were indexed without traces, which the node now serves: re-indexing');
+      await resetChainData(this.db, this.chain.chainId);
+    }
+    const follow = this.wallets
+      ? this.wallets.followFrom(BigInt(await this.rpc.request<string>('eth_blockNumber', [])))
+      : this.chain;
+    const cp = await loadCheckpoint(this.db, this.rpc, follow, this.caps);
+    await verifyGenesis(this.db, this.rpc, this.chain);
+    await markHalted(this.db, this.chain.chainId, null);
+    await this.reconciler.init(this.caps.multicall3, cp.block);
     this.checkpoint = cp;
     this.pools = await loadPools(this.db, this.chain.chainId);
+    // A failed step may have lost an acknowledged batch (a crash of the database loses commits
+    // made with synchronous_commit off): forget what memory says the store holds.
+    this.tokenStandards.clear();
     this.log.info(
       { indexed: Number(cp.block), caps: this.caps, pools: this.pools.size },
       'indexer ready',
     );
-  }
-
-  private async loadCheckpoint(): Promise<Checkpoint> {
-    const chainId = this.chain.chainId;
-    const read = async () => {
-      const { rows } = await this.db.query<{
-        indexed_block: string;
-        indexed_hash: string;
-        indexed_time: Date | string | null;
-      }>('select indexed_block, indexed_hash, indexed_time from checkpoints where chain_id = $1', [
-        chainId,
-      ]);
-      const r = rows[0];
-      return r
-        ? {
-            block: BigInt(r.indexed_block),
-            hash: r.indexed_hash,
-            time: r.indexed_time ? new Date(r.indexed_time) : null,
-          }
-        : undefined;
-    };
-    const existing = await read();
-    if (existing) {
-      await this.db.query('update checkpoints set capabilities = $2 where chain_id = $1', [
-        chainId,
-        JSON.stringify(this.caps),
-      ]);
-      return existing;
-    }
-    const start = this.chain.startBlock;
-    let anchor: Checkpoint = { block: start - 1n, hash: '0x', time: null };
-    if (start > 0n) {
-      const b = await this.rpc.request<{ hash: string; parentHash: string; timestamp: string }>(
-        'eth_getBlockByNumber',
-        [`0x${(start - 1n).toString(16)}`, false],
-        { validate: (r) => r !== null },
-      );
-      anchor = {
-        block: start - 1n,
-        hash: b.hash.toLowerCase(),
-        time: new Date(Number(BigInt(b.timestamp)) * 1000),
-      };
-      await this.db.query(
-        `insert into blocks (chain_id, number, hash, parent_hash, timestamp) values ($1, $2, $3, $4, $5)
-         on conflict do nothing`,
-        [
-          chainId,
-          anchor.block.toString(),
-          anchor.hash,
-          b.parentHash.toLowerCase(),
-          anchor.time?.toISOString(),
-        ],
-      );
-    }
-    await this.db.query(
-      `insert into checkpoints (chain_id, indexed_block, indexed_hash, indexed_time, capabilities)
-       values ($1, $2, $3, $4, $5) on conflict (chain_id) do nothing`,
-      [
-        chainId,
-        anchor.block.toString(),
-        anchor.hash,
-        anchor.time?.toISOString() ?? null,
-        JSON.stringify(this.caps),
-      ],
-    );
-    return (await read()) as Checkpoint;
   }
 
   /** When caught up: is the indexed tip still on the node's chain? Repairs it if not. */
@@ -379,6 +361,8 @@ export class ChainIndexer {
 
   private async repairReorg(): Promise<void> {
     const cp = this.checkpoint as Checkpoint;
+    if (!this.lock.held()) throw new LeadershipLostError('leader lock lost before a rollback');
+    await verifyGenesis(this.db, this.rpc, this.chain);
     const next = await handleReorg(
       this.db,
       this.rpc,
@@ -386,13 +370,43 @@ export class ChainIndexer {
       cp.block,
       this.chain.startBlock - 1n,
       this.log,
-    );
+    ).catch((error: unknown) => {
+      if (!(error instanceof ReorgTooDeepError)) throw error;
+      throw new ChainReplacedError(this.chain.chainId, this.chain.name, error.message);
+    });
     this.checkpoint = undefined;
     this.caughtUp = false;
     // Reload the checkpoint (time included) and the pool cache from the restored store.
-    this.checkpoint = await this.loadCheckpoint();
+    this.checkpoint = await loadCheckpoint(this.db, this.rpc, this.chain, this.caps);
     this.pools = await loadPools(this.db, this.chain.chainId);
+    this.tokenStandards.clear();
+    await this.reconciler.init((this.caps as ChainCapabilities).multicall3, this.checkpoint.block);
     if (this.checkpoint.block !== next.block) throw new Error('checkpoint moved during rollback');
+  }
+
+  /**
+   * The node serves another chain than the store: re-index from scratch when configured (true:
+   * keep going), else stop this chain with one clear error (false). Never a retry loop.
+   */
+  private async onReplaced(error: ChainReplacedError): Promise<boolean> {
+    this.checkpoint = undefined;
+    this.caughtUp = false;
+    if (this.chain.onReplaced === 'reindex') {
+      this.log.warn(
+        { err: error.message },
+        'chain replaced: deleting its indexed data, re-indexing',
+      );
+      const deleted = await resetChainData(this.db, this.chain.chainId);
+      this.log.info({ deleted }, 'chain data deleted');
+      this.pools.clear();
+      this.tokenStandards.clear();
+      this.probes.clear();
+      return true;
+    }
+    this.halted = error.message;
+    this.log.error({ err: error.message }, 'chain replaced: indexing of this chain stopped');
+    await markHalted(this.db, this.chain.chainId, error.message).catch(() => {});
+    return false;
   }
 
   /** Indexes from the checkpoint to `head`: concurrent prefetch, in-order writes. */
@@ -409,7 +423,7 @@ export class ChainIndexer {
         const from = next;
         const to =
           from + BigInt(this.batchSize) - 1n < head ? from + BigInt(this.batchSize) - 1n : head;
-        const p = this.prepare(from, to);
+        const p = this.prepare(from, to, lookahead === 1);
         p.catch(() => {}); // awaited in order below; avoid unhandled-rejection noise meanwhile
         queue.push({ from, to, p });
         next = to + 1n;
@@ -453,11 +467,14 @@ export class ChainIndexer {
   }
 
   /** Fetch + derive + read what the batch needs from the node (balances, token metadata). */
-  private async prepare(from: bigint, to: bigint): Promise<Prepared> {
+  private async prepare(from: bigint, to: bigint, following: boolean): Promise<Prepared> {
     const t0 = performance.now();
     const fetched = await fetchRange(this.rpc, this.caps as ChainCapabilities, from, to);
+    // Swap emitters and non-indexed Transfers need a one-time check of the contract (I/O).
+    await this.probes.resolve(fetched, (this.caps as ChainCapabilities).multicall3, to);
     const t1 = performance.now();
-    const batch = deriveBatch(fetched, this.ctx);
+    const derived = deriveBatch(fetched, this.ctx);
+    const batch = this.wallets ? this.wallets.filter(derived) : derived;
     const t2 = performance.now();
     this.stats.fetchMs += t1 - t0;
     this.stats.deriveMs += t2 - t1;
@@ -484,58 +501,14 @@ export class ChainIndexer {
       to,
       this.log,
     );
-    if (this.chain.startBlock > 0n) await this.seedBalances(batch, to);
-    this.stats.enrichMs += performance.now() - t2;
-    return { batch, nativeBalances: balances, newTokens };
-  }
-
-  /**
-   * Indexing from a non-zero start block misses earlier transfers: the first time a (wallet, token)
-   * pair shows up, its balance is read at the batch's last block instead of trusting deltas.
-   */
-  private async seedBalances(batch: DerivedBatch, to: bigint): Promise<void> {
-    const chainId = this.chain.chainId;
-    const erc20 = [...batch.erc20Deltas.values()];
-    const known20 = await this.db.query<{ wallet: string; token: string }>(
-      `select b.wallet, b.token from erc20_balances b
-         join unnest($2::text[], $3::text[]) as k(w, t) on b.wallet = k.w and b.token = k.t
-        where b.chain_id = $1`,
-      [chainId, erc20.map((d) => d.wallet), erc20.map((d) => d.token)],
-    );
-    const have20 = new Set(known20.rows.map((r) => `${r.wallet}|${r.token}`));
-    const new20 = erc20.filter((d) => !have20.has(`${d.wallet}|${d.token}`));
-    const n1155 = [...batch.nft1155.values()];
-    const known1155 = await this.db.query<{ wallet: string; contract: string; token_id: string }>(
-      `select h.wallet, h.contract, h.token_id::text as token_id from nft_holdings h
-         join unnest($2::text[], $3::text[], $4::numeric[]) as k(w, c, id)
-           on h.wallet = k.w and h.contract = k.c and h.token_id = k.id
-        where h.chain_id = $1`,
-      [
-        chainId,
-        n1155.map((d) => d.wallet),
-        n1155.map((d) => d.contract),
-        n1155.map((d) => d.tokenId.toString()),
-      ],
-    );
-    const have1155 = new Set(known1155.rows.map((r) => `${r.wallet}|${r.contract}|${r.token_id}`));
-    const new1155 = n1155.filter((d) => !have1155.has(`${d.wallet}|${d.contract}|${d.tokenId}`));
-    const values = await fetchBalancesAt(
-      this.rpc,
-      (this.caps as ChainCapabilities).multicall3,
-      [
-        ...new20.map((d) => ({ token: d.token, wallet: d.wallet })),
-        ...new1155.map((d) => ({ token: d.contract, wallet: d.wallet, id: d.tokenId })),
-      ],
+    const reads = await this.reconciler.prepare(
+      batch,
       to,
+      following,
+      (a) => fresh.get(a) ?? this.tokenStandards.get(a),
     );
-    new20.forEach((d, i) => {
-      const v = values[i];
-      if (v !== null && v !== undefined) d.absolute = v;
-    });
-    new1155.forEach((d, i) => {
-      const v = values[new20.length + i];
-      if (v !== null && v !== undefined) d.absolute = v;
-    });
+    this.stats.enrichMs += performance.now() - t2;
+    return { batch, nativeBalances: balances, newTokens, reads };
   }
 
   private async write(prepared: Prepared, head: bigint): Promise<void> {
@@ -547,9 +520,12 @@ export class ChainIndexer {
     if (!last) return;
     const backfillDone = batch.toBlock >= head;
     const t0 = performance.now();
+    const plan = await this.reconciler.plan(batch, prepared.reads, cp.block, head);
     try {
-      await withCopyTransaction(this.db, (tx) =>
-        writeBatch(tx, {
+      await withCopyTransaction(this.db, async (tx) => {
+        // Fence: a leader whose lock session died must not write another batch.
+        await this.lock.assertHeld(tx);
+        await writeBatch(tx, {
           chainId: this.chain.chainId,
           batch,
           expected: { block: cp.block, hash: cp.hash },
@@ -561,8 +537,9 @@ export class ChainIndexer {
           headBlock: head,
           backfillDone: backfillDone || this.caughtUp,
           storeLogs: this.opts.storeLogs,
-        }),
-      );
+        });
+        await this.reconciler.apply(tx, plan, batch, batch.toBlock > finalized);
+      });
     } catch (error) {
       if (error instanceof CheckpointConflictError) {
         this.log.error({ err: error.message }, 'checkpoint moved under us; reloading');
@@ -571,6 +548,9 @@ export class ChainIndexer {
       throw error;
     }
     this.stats.writeMs += performance.now() - t0;
+    this.reconciler.committed(plan);
+    this.stats.balanceReads += plan.cost.reads;
+    this.stats.balanceCalls += plan.cost.calls;
     this.checkpoint = { block: last.number, hash: last.hash, time: last.time };
     for (const p of pools.changed) this.pools.set(p.address, p);
     for (const t of prepared.newTokens) this.rememberToken(t.address, t.standard);
@@ -601,33 +581,12 @@ export class ChainIndexer {
   /** Keeps checkpoints.head_block/updated_at fresh so API-only replicas can tell we're alive. */
   private async touchHead(head: bigint, force: boolean): Promise<void> {
     if (!force && Date.now() - this.lastHeadWrite < 2_000) return;
+    if (!this.lock.held()) throw new LeadershipLostError('leader lock lost');
     this.lastHeadWrite = Date.now();
     await this.db.query(
       'update checkpoints set head_block = $2, backfill_done = true, updated_at = now() where chain_id = $1',
       [this.chain.chainId, head.toString()],
     );
-  }
-
-  private async readStandbyStatus(): Promise<void> {
-    const { rows } = await this.db.query<{
-      indexed_block: string;
-      head_block: string | null;
-      backfill_done: boolean;
-      age: number | string;
-    }>(
-      `select indexed_block, head_block, backfill_done,
-              extract(epoch from now() - updated_at) as age
-         from checkpoints where chain_id = $1`,
-      [this.chain.chainId],
-    );
-    const r = rows[0];
-    this.standbyStatus = r
-      ? {
-          indexed: BigInt(r.indexed_block),
-          head: r.head_block === null ? null : BigInt(r.head_block),
-          fresh: r.backfill_done && Number(r.age) < 30,
-        }
-      : { indexed: null, head: null, fresh: false };
   }
 }
 

@@ -119,8 +119,8 @@ export async function fetchRange(
   return out;
 }
 
-/** geth answers `[{txHash, result}]`; some nodes answer the frames directly. */
-function unwrapTrace(entry: unknown): CallFrame {
+/** One entry of `debug_traceBlockByNumber`: geth answers `{txHash, result}`, some nodes the frame itself. */
+export function unwrapTrace(entry: unknown): CallFrame {
   if (typeof entry === 'object' && entry !== null && 'result' in entry) {
     return (entry as { result: CallFrame }).result;
   }

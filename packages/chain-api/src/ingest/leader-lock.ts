@@ -1,5 +1,10 @@
-import type { Database } from '@sluice/db';
+import type { Database, Queryable } from '@sluice/db';
 import pg from 'pg';
+
+/** This process no longer holds the chain's leader lock: it must not write. */
+export class LeadershipLostError extends Error {
+  override name = 'LeadershipLostError';
+}
 
 /** Exclusive right to index one chain, held while this process lives. */
 export interface LeaderLock {
@@ -7,6 +12,13 @@ export interface LeaderLock {
   tryAcquire(): Promise<boolean>;
   /** Whether the lock is (still) held. Turns false when its session dies. */
   held(): boolean;
+  /**
+   * Fence for a write transaction: throws LeadershipLostError unless the lock is held, checked on
+   * the database itself (the lock session still exists and holds the lock) through `tx`.
+   */
+  assertHeld(tx: Queryable): Promise<void>;
+  /** Calls `listener` (once per loss) when a held lock is lost: session ended, errored or silent. */
+  onLost(listener: (reason: string) => void): void;
   release(): Promise<void>;
 }
 
@@ -38,6 +50,12 @@ export function createLeaderLock(db: Database, chainId: number, heartbeatMs = 5_
         return true;
       },
       held: () => mine,
+      async assertHeld() {
+        if (!mine) throw new LeadershipLostError(`leader lock of chain ${chainId} is not held`);
+      },
+      onLost() {
+        // In-process: only release() ends it.
+      },
       async release() {
         if (mine) set.delete(key);
         mine = false;
@@ -48,9 +66,12 @@ export function createLeaderLock(db: Database, chainId: number, heartbeatMs = 5_
   let client: pg.Client | undefined;
   let isHeld = false;
   let timer: NodeJS.Timeout | undefined;
+  let backendPid: number | undefined;
+  const listeners: ((reason: string) => void)[] = [];
 
   const drop = () => {
     isHeld = false;
+    backendPid = undefined;
     if (timer) clearInterval(timer);
     timer = undefined;
     const c = client;
@@ -67,10 +88,16 @@ export function createLeaderLock(db: Database, chainId: number, heartbeatMs = 5_
         keepAlive: true,
         application_name: `sluice-indexer-${chainId}`,
       });
-      c.on('error', drop);
-      c.on('end', () => {
-        if (client === c) drop();
-      });
+      // The lock lives as long as this session: its end, an error on it (e.g. the server
+      // terminated the backend) or a failed heartbeat means another replica may now lead.
+      const lost = (reason: string) => {
+        if (client !== c) return;
+        const wasHeld = isHeld;
+        drop();
+        if (wasHeld) for (const l of listeners) l(reason);
+      };
+      c.on('error', (error: Error) => lost(`lock session error: ${error.message}`));
+      c.on('end', () => lost('lock session ended'));
       try {
         await c.connect();
         const { rows } = await c.query<{ ok: boolean }>(
@@ -87,15 +114,44 @@ export function createLeaderLock(db: Database, chainId: number, heartbeatMs = 5_
       }
       client = c;
       isHeld = true;
+      backendPid = (c as unknown as { processID?: number }).processID;
+      // A heartbeat unanswered for three periods counts as failed too (a hung connection or
+      // server): dropping the session frees the lock once the server notices.
+      let since: number | undefined;
       timer = setInterval(() => {
-        c.query('select 1').catch(() => {
-          if (client === c) drop();
-        });
+        if (since !== undefined) {
+          if (Date.now() - since >= 3 * heartbeatMs) lost('lock heartbeat unanswered');
+          return;
+        }
+        since = Date.now();
+        c.query('select 1').then(
+          () => {
+            since = undefined;
+          },
+          (error: Error) => lost(`lock heartbeat failed: ${error.message}`),
+        );
       }, heartbeatMs);
       timer.unref();
       return true;
     },
     held: () => isHeld,
+    async assertHeld(tx) {
+      const pid = backendPid;
+      if (!isHeld || pid === undefined) {
+        throw new LeadershipLostError(`leader lock of chain ${chainId} is not held`);
+      }
+      const { rows } = await tx.query<{ ok: boolean }>(
+        `select exists(select 1 from pg_locks where locktype = 'advisory' and pid = $1
+            and objid = $2 and objsubid = 2 and granted) as ok`,
+        [pid, chainId],
+      );
+      if (!rows[0]?.ok) {
+        throw new LeadershipLostError(`leader lock session of chain ${chainId} is gone`);
+      }
+    },
+    onLost(listener) {
+      listeners.push(listener);
+    },
     async release() {
       const c = client;
       if (c && isHeld) {

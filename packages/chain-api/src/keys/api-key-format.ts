@@ -21,7 +21,18 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** The first characters of a key, safe to display so users can tell their keys apart. */
+/**
+ * A hint that tells keys apart without revealing them: for a generated key its public prefix
+ * and 4 of its 32 random characters; for any other key at most an eighth of it, and none at all
+ * below 32 characters (a short development key like `abc` must not be stored in plain text).
+ *
+ * @example
+ * keyHint('sluice_3q2-7wHcAbCdEfGhIjKlMnOpQrStUvWx'); // 'sluice_3q2-…'
+ * keyHint('abc'); // '…(3 characters)'
+ */
 export function keyHint(key: string): string {
-  return `${key.slice(0, apiKeyPrefix.length + 4)}…`;
+  const generated = key.startsWith(apiKeyPrefix) && key.length >= apiKeyPrefix.length + 32;
+  const shown = generated ? apiKeyPrefix.length + 4 : Math.floor(key.length / 8);
+  if (!generated && key.length < 32) return `…(${key.length} characters)`;
+  return `${key.slice(0, shown)}…`;
 }

@@ -109,3 +109,22 @@ export function createKeyStore(db: Queryable): KeyStore {
     },
   };
 }
+
+/**
+ * Key lookups for an API reading from standbys: `reads` first (no load on the primary for the
+ * keys in use), and on a miss `primary`, where keys are created: a key made a moment ago works
+ * even while the standbys have not replayed it yet.
+ *
+ * @example
+ * const verifyFrom = keysReadThenPrimary(createKeyStore(router), createKeyStore(primary));
+ */
+export function keysReadThenPrimary(
+  reads: Pick<KeyStore, 'findActiveByHash'>,
+  primary: Pick<KeyStore, 'findActiveByHash'>,
+): Pick<KeyStore, 'findActiveByHash'> {
+  return {
+    async findActiveByHash(hash) {
+      return (await reads.findActiveByHash(hash)) ?? primary.findActiveByHash(hash);
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { limitText, wellFormed } from '../text/limit-text.js';
 /** Machine-readable reason of an NFT metadata failure; stored in `nft_metadata.last_error` as `code: message`. */
 export type NftErrorCode =
   | 'BAD_URI'
@@ -53,5 +54,6 @@ export function describeError(error: unknown): string {
     text = String(error.shortMessage);
   else if (error instanceof Error) text = error.message.split('\n')[0] ?? error.name;
   else text = String(error);
-  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+  const cut = limitText(text, 497);
+  return cut.length < wellFormed(text).length ? `${cut}...` : cut;
 }

@@ -29,6 +29,25 @@ interface ClaimRow {
   held: boolean;
 }
 
+const claimedColumns = `m.chain_id, m.contract, m.token_id::text as token_id, m.standard, m.uri,
+  m.status, m.attempts, m.refresh_block::text as refresh_block,
+  exists (select 1 from nft_holdings h where h.chain_id = m.chain_id
+             and h.contract = m.contract and h.token_id = m.token_id) as held`;
+
+function toClaimed(row: ClaimRow): ClaimedToken {
+  return {
+    chainId: row.chain_id,
+    contract: row.contract,
+    tokenId: BigInt(row.token_id),
+    standard: row.standard,
+    uri: row.uri,
+    status: row.status,
+    attempts: row.attempts,
+    refreshBlock: row.refresh_block,
+    held: row.held,
+  };
+}
+
 /**
  * Inserts a `pending` metadata row for every held token that has none yet (the indexer normally
  * does it on first sight; this is the safety net) and a collection row for every contract.
@@ -84,27 +103,48 @@ export async function claimDue(
           set next_attempt = now() + make_interval(secs => $3::double precision / 1000)
          from due
         where m.chain_id = due.chain_id and m.contract = due.contract and m.token_id = due.token_id
-       returning m.chain_id, m.contract, m.token_id::text as token_id, m.standard, m.uri, m.status,
-                 m.attempts, m.refresh_block::text as refresh_block,
-                 exists (select 1 from nft_holdings h where h.chain_id = m.chain_id
-                            and h.contract = m.contract and h.token_id = m.token_id) as held`,
+       returning ${claimedColumns}`,
       [chainIds, want, leaseMs],
     );
-    for (const row of rows) {
-      claimed.push({
-        chainId: row.chain_id,
-        contract: row.contract,
-        tokenId: BigInt(row.token_id),
-        standard: row.standard,
-        uri: row.uri,
-        status: row.status,
-        attempts: row.attempts,
-        refreshBlock: row.refresh_block,
-        held: row.held,
-      });
-    }
+    for (const row of rows) claimed.push(toClaimed(row));
   }
   return claimed;
+}
+
+/**
+ * Claims one due, not yet fetched token of each given collection (found this pass), so the pass
+ * that discovers a collection scores it from a real document instead of its name alone. Each
+ * lookup is a primary-key prefix scan.
+ */
+export async function claimSamples(
+  db: Queryable,
+  collections: ReadonlyArray<{ chainId: number; contract: string }>,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedToken[]> {
+  const picked = collections.slice(0, Math.max(0, limit));
+  if (picked.length === 0) return [];
+  const { rows } = await db.query<ClaimRow>(
+    `with wanted as (
+       select t.chain_id, t.contract from unnest($1::int[], $2::text[]) as t(chain_id, contract)
+     ), due as (
+       select s.chain_id, s.contract, s.token_id from wanted w
+        cross join lateral (
+          select chain_id, contract, token_id from nft_metadata m
+           where m.chain_id = w.chain_id and m.contract = w.contract
+             and m.status = 'pending' and m.next_attempt <= now()
+           limit 1
+           for update skip locked
+        ) s
+     )
+     update nft_metadata m
+        set next_attempt = now() + make_interval(secs => $3::double precision / 1000)
+       from due
+      where m.chain_id = due.chain_id and m.contract = due.contract and m.token_id = due.token_id
+     returning ${claimedColumns}`,
+    [picked.map((c) => c.chainId), picked.map((c) => c.contract), leaseMs],
+  );
+  return rows.map(toClaimed);
 }
 
 const sameRow = `chain_id = $1 and contract = $2 and token_id = $3::numeric

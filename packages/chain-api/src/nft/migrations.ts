@@ -55,9 +55,22 @@ create table nft_cursors (
 );
 `;
 
+// Collections are discovered from the indexer's NFT transfers (activity rows) read from a per-chain
+// cursor; a transfer newer than the last score asks for a re-score (rescore_after: when, debounced).
+const discovery = /* sql */ `
+create table nft_discovery_cursors (
+  chain_id  integer primary key,
+  block     bigint  not null,
+  hash      text    not null          -- the cursor block's hash when read ('' if not stored)
+);
+alter table nft_collections add column rescore_after timestamptz;
+create index nft_collections_rescore_idx on nft_collections (rescore_after) where rescore_after is not null;
+`;
+
 /** Schema migrations of the NFT worker, for `migrate(db, nftMigrations)` after `chainMigrations`. */
 export const nftMigrations: Migration[] = [
   { id: 'nft-001-collections', sql: collections },
   { id: 'nft-002-unseen-collections', sql: unseen },
   { id: 'nft-003-cursors', sql: cursors },
+  { id: 'nft-004-discovery', sql: discovery },
 ];

@@ -107,6 +107,35 @@ describe('normalizeMetadata', () => {
     expect(out.attributes).toHaveLength(metadataLimits.attributes);
   });
 
+  it('limits count code points: emoji are kept whole at every cap', () => {
+    const out = normalizeMetadata(
+      {
+        name: '🐸'.repeat(metadataLimits.name + 5),
+        description: `${'d'.repeat(metadataLimits.description - 1)}😀😀`,
+        attributes: [{ trait_type: 'Mood', value: `${'v'.repeat(999)}👨‍👩‍👧` }],
+      },
+      gw,
+    );
+    expect(out.name).toBe('🐸'.repeat(metadataLimits.name)); // 2,000 UTF-16 units
+    expect(out.description).toBe(`${'d'.repeat(metadataLimits.description - 1)}😀`);
+    expect(out.attributes[0]?.value).toBe('v'.repeat(999)); // the ZWJ family goes whole
+  });
+
+  it('replaces lone surrogates from JSON escapes everywhere they can land', () => {
+    const doc = parseMetadataJson(
+      '{"name":"Frog \\ud83d","description":"\\ude00 pond","image_data":"<svg>\\ud83d</svg>",' +
+        '"attributes":[{"trait_type":"K\\ud83d","value":"V\\ude00","display_type":"\\ud800"}],' +
+        '"properties_unused":1}',
+    );
+    const out = normalizeMetadata(doc, gw);
+    expect(out.name).toBe('Frog \uFFFD');
+    expect(out.description).toBe('\uFFFD pond');
+    expect(out.imageUrl).toBe(`data:image/svg+xml;utf8,${encodeURIComponent('<svg>\uFFFD</svg>')}`);
+    expect(out.attributes).toEqual([{ key: 'K\uFFFD', value: 'V\uFFFD', format: '\uFFFD' }]);
+    const map = normalizeMetadata(JSON.parse('{"properties":{"\\ud83d":"x\\ud83d"}}'), gw);
+    expect(map.attributes).toEqual([{ key: '\uFFFD', value: 'x\uFFFD' }]);
+  });
+
   it.each([null, 'text', 7, [1, 2], true])('rejects a non-object document %j', (doc) => {
     expect(() => normalizeMetadata(doc, gw)).toThrow(MetadataError);
   });

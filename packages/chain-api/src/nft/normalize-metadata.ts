@@ -1,3 +1,4 @@
+import { limitText, wellFormed } from '../text/limit-text.js';
 import { MetadataError } from './errors.js';
 import type { Gateways } from './gateways.js';
 import { toHttpUrl } from './resolve-uri.js';
@@ -20,7 +21,7 @@ export interface NormalizedMetadata {
   externalUrl: string | null;
 }
 
-/** Caps keep a hostile document from bloating the store. */
+/** Caps keep a hostile document from bloating the store (code points, see `limitText`). */
 export const metadataLimits = {
   name: 1_000,
   description: 20_000,
@@ -59,10 +60,10 @@ function text(value: unknown, limit: number): string | null {
   if (typeof value === 'string') out = value;
   else if (typeof value === 'number' || typeof value === 'bigint') out = String(value);
   if (out === null) return null;
-  // NUL bytes are not storable in PostgreSQL text and never meaningful here.
-  out = out.replaceAll('\u0000', '').trim();
+  // NUL bytes and lone surrogates are not storable in PostgreSQL text/jsonb, never meaningful here.
+  out = wellFormed(out).replaceAll('\u0000', '').trim();
   if (out === '') return null;
-  return out.length > limit ? out.slice(0, limit) : out;
+  return limitText(out, limit);
 }
 
 function image(record: Record<string, unknown>, gateways: Gateways): string | null {

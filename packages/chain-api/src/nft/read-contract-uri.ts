@@ -1,6 +1,10 @@
 import { type Address, type PublicClient, parseAbi } from 'viem';
+import { limitText } from '../text/limit-text.js';
 import { NftError } from './errors.js';
 import { substituteTokenId } from './resolve-uri.js';
+
+/** Longest collection name or symbol stored, in code points (as token names). */
+const collectionTextLimit = 200;
 
 const nftAbi = parseAbi([
   'function tokenURI(uint256 tokenId) view returns (string)',
@@ -67,7 +71,7 @@ export async function readCollectionInfo(
           functionName,
         });
         const text = value.replaceAll('\u0000', '').trim();
-        return text === '' ? null : text.slice(0, 200);
+        return text === '' ? null : limitText(text, collectionTextLimit);
       } catch (error) {
         if (isTransportFailure(error)) throw error;
         return null;

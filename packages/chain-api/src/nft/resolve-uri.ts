@@ -1,3 +1,4 @@
+import { limitText } from '../text/limit-text.js';
 import { dataUriText } from './data-uri.js';
 import { UriError } from './errors.js';
 import type { Gateways } from './gateways.js';
@@ -30,7 +31,7 @@ export function resolveUri(uri: string, gateways: Gateways): MetadataSource {
   if (/^data:/i.test(trimmed)) return { kind: 'inline', ...dataUriText(trimmed) };
   const url = toHttpUrl(trimmed, gateways);
   if (url === undefined)
-    throw new UriError('UNSUPPORTED_URI', 'unsupported URI', trimmed.slice(0, 200));
+    throw new UriError('UNSUPPORTED_URI', 'unsupported URI', limitText(trimmed, 200));
   return { kind: 'url', url };
 }
 

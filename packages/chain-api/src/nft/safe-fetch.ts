@@ -5,6 +5,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { limitText } from '../text/limit-text.js';
 import { SafeFetchError } from './errors.js';
 import { classifyAddress } from './ip-policy.js';
 
@@ -192,13 +193,13 @@ function parseUrl(input: string): URL {
   try {
     url = new URL(input);
   } catch {
-    throw new SafeFetchError('BAD_URI', 'not a valid URL', input.slice(0, 200));
+    throw new SafeFetchError('BAD_URI', 'not a valid URL', limitText(input, 200));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new SafeFetchError(
       'UNSUPPORTED_URI',
       `protocol ${url.protocol} is not fetched`,
-      input.slice(0, 200),
+      limitText(input, 200),
     );
   }
   if (url.username || url.password) {
@@ -305,15 +306,15 @@ function mapError(
       ? new SafeFetchError(
           'TIMEOUT',
           `no complete response within ${timeoutMs} ms`,
-          url.slice(0, 200),
+          limitText(url, 200),
         )
-      : new SafeFetchError('NETWORK', 'request aborted', url.slice(0, 200));
+      : new SafeFetchError('NETWORK', 'request aborted', limitText(url, 200));
   }
   const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
   const message = error instanceof Error ? error.message : String(error);
   return new SafeFetchError(
     'NETWORK',
     code ? `${code}` : 'request failed',
-    `${url.slice(0, 200)} ${message}`,
+    `${limitText(url, 200)} ${message}`,
   );
 }

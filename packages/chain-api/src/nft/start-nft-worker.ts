@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createPublicClient, http, type PublicClient, webSocket } from 'viem';
 import type { ChainConfig } from '../chains/index.js';
 import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
+import { discoverCollections, ensureCollections } from './collection-discovery.js';
 import {
   collectionsDue,
   fillFirstSeen,
@@ -16,6 +17,7 @@ import { loadMetadata } from './load-metadata.js';
 import {
   type ClaimedToken,
   claimDue,
+  claimSamples,
   enqueueMissing,
   markCollectionsDirty,
   saveFailure,
@@ -74,6 +76,15 @@ export interface NftWorkerOptions {
   spamOverrides?: Array<[string, ManualClassification]>;
   /** Collections are re-scored at least this often (sales accrue). Default 10 min. */
   spamRescoreMs?: number;
+  /**
+   * New transfers of a scored collection (holders, sales, mints) re-score it, at most this often.
+   * Default 10 s.
+   */
+  spamEvidenceDebounceMs?: number;
+  /** Blocks of indexed transfers read per chain per pass to discover collections. Default 2,000. */
+  discoveryBlocks?: number;
+  /** Called after every pass, with what it did (metrics, tests). */
+  onPass?: (stats: NftPassStats) => void;
   /** Host name resolver for the fetcher (tests). */
   resolve?: Resolver;
 }
@@ -90,6 +101,11 @@ export interface NftPassStats {
   deferred: number;
   /** Tokens re-queued by an ERC-1155 `URI` event. */
   requeued: number;
+  /** Collections seen for the first time (from indexed transfers or queued tokens). */
+  discovered: number;
+  /** Known collections whose new transfers asked for a re-score. */
+  touched: number;
+  /** Collections whose name/symbol were read from the contract. */
   collections: number;
   scored: number;
 }
@@ -122,6 +138,19 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   const recheckMs = options.recheckIntervalMs ?? 24 * 3_600_000;
   const enqueueIntervalMs = options.enqueueIntervalMs ?? 300_000;
   const rpcRetryMs = 30_000;
+  for (const [name, value] of [
+    ['discoveryBlocks', options.discoveryBlocks],
+    ['spamEvidenceDebounceMs', options.spamEvidenceDebounceMs],
+  ] as const) {
+    if (
+      value !== undefined &&
+      !(Number.isSafeInteger(value) && value >= (name === 'discoveryBlocks' ? 1 : 0))
+    ) {
+      throw new RangeError(
+        `${name} must be a ${name === 'discoveryBlocks' ? 'positive' : 'non-negative'} integer, got ${value}`,
+      );
+    }
+  }
   const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
   const schedule: RetrySchedule = { ...defaultRetrySchedule, ...options.retry };
   const gateways = normalizeGateways({
@@ -155,6 +184,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   const abort = new AbortController();
   let stopping = false;
   let lastEnqueue = 0;
+  let discoveryBehind = false;
 
   /** Processes one claimed token; true when its stored metadata changed. */
   async function processToken(token: ClaimedToken, stats: NftPassStats): Promise<boolean> {
@@ -218,6 +248,8 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       skipped: 0,
       deferred: 0,
       requeued: 0,
+      discovered: 0,
+      touched: 0,
       collections: 0,
       scored: 0,
     };
@@ -225,8 +257,25 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       stats.queued = await enqueueMissing(db);
       lastEnqueue = Date.now();
     }
-    await fillFirstSeen(db);
+    // Collections come from the indexer's transfers as they are indexed (not from the periodic
+    // safety net above), so a new collection is scored within a pass or two of being indexed.
+    const discovery = await discoverCollections(db, indexedChains, {
+      maxBlocks: options.discoveryBlocks ?? 2_000,
+      debounceMs: options.spamEvidenceDebounceMs ?? 10_000,
+    });
+    stats.discovered = discovery.discovered;
+    stats.touched = discovery.touched;
+    discoveryBehind = discovery.behind;
     stats.requeued = await requeueUriEvents(db, indexedChains);
+    const leaseMs = fetchTimeoutMs * 3 + 60_000;
+    const claimLimit = concurrency * 4;
+    const samples = await claimSamples(db, discovery.found, claimLimit, leaseMs);
+    const tokens = [
+      ...samples,
+      ...(await claimDue(db, chainIds, claimLimit - samples.length, leaseMs)),
+    ];
+    stats.discovered += await ensureCollections(db, tokens);
+    await fillFirstSeen(db);
     const pending = await collectionsDue(db, chainIds, 50);
     await forEachConcurrent(pending, concurrency, async (collection) => {
       const client = clients.get(collection.chainId);
@@ -246,8 +295,6 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
         );
       }
     });
-    const leaseMs = fetchTimeoutMs * 3 + 60_000;
-    const tokens = await claimDue(db, chainIds, concurrency * 4, leaseMs);
     const changed = new Map<string, { chainId: number; contract: string }>();
     await forEachConcurrent(tokens, concurrency, async (token) => {
       if (await processToken(token, stats)) {
@@ -261,6 +308,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       maxAgeMs: options.spamRescoreMs ?? 600_000,
       chainIds: options.chains.map((c) => c.chainId),
     });
+    options.onPass?.(stats);
     return stats;
   }
 
@@ -284,8 +332,12 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       let busy = false;
       try {
         const stats = await exclusive(runPass);
-        busy = stats.fetched + stats.failed + stats.unchanged + stats.skipped >= concurrency * 4;
-        if (stats.fetched + stats.failed > 0) log.debug(stats, 'nft pass');
+        busy =
+          discoveryBehind ||
+          stats.fetched + stats.failed + stats.unchanged + stats.skipped >= concurrency * 4;
+        if (stats.fetched + stats.failed + stats.discovered + stats.scored > 0) {
+          log.debug(stats, 'nft pass');
+        }
         failures = 0;
       } catch (error) {
         failures++;

@@ -2,9 +2,18 @@ import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainMigrations } from '../db/index.js';
+import { discoverCollections } from './collection-discovery.js';
 import { collectionsDue, fillFirstSeen, saveCollectionInfo } from './collection-store.js';
-import { claimDue, enqueueMissing, saveFailure, saveSuccess } from './metadata-store.js';
+import { normalizeGateways } from './gateways.js';
+import {
+  claimDue,
+  claimSamples,
+  enqueueMissing,
+  saveFailure,
+  saveSuccess,
+} from './metadata-store.js';
 import { nftMigrations } from './migrations.js';
+import { normalizeMetadata, parseMetadataJson } from './normalize-metadata.js';
 import { spamConfig } from './spam/spam-config.js';
 import { computeSpamScores } from './spam/spam-store.js';
 import { erc1155UriTopic, requeueUriEvents } from './uri-events.js';
@@ -203,5 +212,119 @@ describe.each(['postgres', 'pglite'] as const)('NFT stores on %s', (kind) => {
     expect(await requeueUriEvents(t.db, chains)).toBe(1);
     expect(await requeueUriEvents(t.db, chains)).toBe(0);
     expect(await status()).toEqual({ status: 'pending', refresh_block: '95' });
+  });
+
+  it('stores emoji and (replaced) lone surrogates from a document in text and jsonb', async () => {
+    const contract = '0x7000000000000000000000000000000000000007';
+    await t.db.query(
+      `insert into nft_metadata (chain_id, contract, token_id, standard) values (7, $1, 1, 'erc721')`,
+      [contract],
+    );
+    // A lone surrogate as JSON.stringify writes it is refused by jsonb: what the cleaning prevents.
+    await expect(
+      t.db.query(`select $1::jsonb`, [JSON.stringify([{ v: '\uD83D' }])]),
+    ).rejects.toThrow();
+    const [token] = await claimDue(t.db, [7], 10, 60_000);
+    const doc = parseMetadataJson(
+      `{"name":"${'🐸'.repeat(1_001)}","description":"pond \\ud83d","attributes":[{"trait_type":"Mood\\ude00","value":"😀\\ud83d"}]}`,
+    );
+    const meta = normalizeMetadata(doc, normalizeGateways({}));
+    expect(await saveSuccess(t.db, token!, 'data:application/json,{}', meta, 60_000)).toBe(true);
+    const { rows } = await t.db.query<{ name: string; description: string; attributes: unknown }>(
+      'select name, description, attributes from nft_metadata where chain_id = 7',
+    );
+    expect(rows[0]).toEqual({
+      name: '🐸'.repeat(1_000),
+      description: 'pond \uFFFD',
+      attributes: [{ key: 'Mood\uFFFD', value: '😀\uFFFD' }],
+    });
+  });
+
+  it('discovers collections from indexed transfers, resumes, re-reads after a reorg, debounces re-scores', async () => {
+    const chains = [{ chainId: 5, finalityDepth: 3 }];
+    const a = '0x5000000000000000000000000000000000000005';
+    const approved = '0x5100000000000000000000000000000000000005';
+    const block = (n: number, hash = `0x${n}`) =>
+      t.db.query(
+        `insert into blocks (chain_id, number, hash, parent_hash, timestamp) values (5, $1, $2, '0x', now())
+         on conflict (chain_id, number) do update set hash = excluded.hash`,
+        [n, hash],
+      );
+    const activity = (n: number, contract: string, type: string) =>
+      t.db.query(
+        `insert into activity (chain_id, wallet, block_time, block_number, tx_index, log_index, tx_hash, type, asset_type, token_address)
+         values (5, $1, now(), $2, 0, 0, '0x', $3, 'erc721', $4)`,
+        [wallet(n), n, type, contract],
+      );
+    const indexed = (n: number) =>
+      t.db.query(
+        `insert into checkpoints (chain_id, indexed_block, indexed_hash) values (5, $1, '0x')
+         on conflict (chain_id) do update set indexed_block = excluded.indexed_block`,
+        [n],
+      );
+    const discover = (debounceMs = 0) =>
+      discoverCollections(t.db, chains, { maxBlocks: 5, debounceMs });
+    const score = () =>
+      computeSpamScores(t.db, spamConfig(), { limit: 50, maxAgeMs: 3_600_000, chainIds: [5] });
+    expect(await discover()).toMatchObject({ discovered: 0, touched: 0, behind: false });
+    for (let n = 0; n <= 12; n++) await block(n);
+    await activity(2, a, 'mint');
+    await activity(3, approved, 'approve'); // an approval is not a transfer of the collection
+    await indexed(12);
+    expect(await discover()).toEqual({
+      discovered: 1,
+      found: [{ chainId: 5, contract: a }],
+      touched: 0,
+      behind: true,
+    }); // blocks 0..4
+    expect(await discover()).toMatchObject({ discovered: 0, touched: 0, behind: true }); // 5..9
+    expect(await discover()).toMatchObject({ discovered: 0, touched: 0, behind: false }); // 10..12
+    expect(await score()).toBe(1);
+    expect(await score()).toBe(0);
+    // A new transfer of a scored collection asks for a re-score, at most once per debounce.
+    await block(13);
+    await activity(13, a, 'receive');
+    await indexed(13);
+    expect(await discover(3_600_000)).toMatchObject({ touched: 1 });
+    expect(await score()).toBe(0);
+    await block(14);
+    await activity(14, a, 'receive');
+    await indexed(14);
+    expect(await discover(0)).toMatchObject({ touched: 1 });
+    expect(await score()).toBe(1);
+    // The cursor's block (14) is replaced by a reorg: blocks 11..14 are read again.
+    await block(14, '0xother');
+    expect(await discover(0)).toMatchObject({ discovered: 0, touched: 1, behind: false });
+    expect(await discover(0)).toMatchObject({ discovered: 0, touched: 0, behind: false });
+    const { rows } = await t.db.query<{ contract: string }>(
+      'select contract from nft_collections where chain_id = 5',
+    );
+    expect(rows).toEqual([{ contract: a }]);
+  });
+
+  it('claims one pending sample token per newly found collection', async () => {
+    const c1 = '0x9100000000000000000000000000000000000009';
+    const c2 = '0x9200000000000000000000000000000000000009';
+    for (const [contract, id, status] of [
+      [c1, 1, 'pending'],
+      [c1, 2, 'pending'],
+      [c2, 1, 'ok'],
+    ] as const) {
+      await t.db.query(
+        `insert into nft_metadata (chain_id, contract, token_id, standard, status) values (9, $1, $2, 'erc721', $3)`,
+        [contract, id, status],
+      );
+    }
+    const found = [
+      { chainId: 9, contract: c1 },
+      { chainId: 9, contract: c2 }, // nothing pending: no sample
+    ];
+    const first = await claimSamples(t.db, found, 10, 60_000);
+    expect(first.map((c) => [c.contract, c.status])).toEqual([[c1, 'pending']]);
+    const second = await claimSamples(t.db, found, 10, 60_000); // the other pending token
+    expect(second).toHaveLength(1);
+    expect(second[0]!.tokenId).not.toBe(first[0]!.tokenId);
+    expect(await claimSamples(t.db, found, 10, 60_000)).toEqual([]); // both leased
+    expect(await claimSamples(t.db, found, 0, 60_000)).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { defaultRetrySchedule, retryDelay } from './backoff.js';
 import { describeError, SafeFetchError } from './errors.js';
 import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
 import { nftConfigFromEnv } from './nft-config.js';
+import { startNftWorker } from './start-nft-worker.js';
 
 const a = '0x00000000000000000000000000000000000000aa';
 
@@ -67,6 +69,22 @@ describe('describeError', () => {
       'short',
     );
     expect(describeError('x'.repeat(2_000))).toHaveLength(500);
+    // Cut in code points: an error text full of emoji never ends in half of one.
+    const emoji = describeError(`${'😀'.repeat(600)}`);
+    expect(emoji).toBe(`${'😀'.repeat(497)}...`);
+    expect(describeError(new Error('bad \uD83D'))).toBe('bad \uFFFD');
+  });
+});
+
+describe('startNftWorker options', () => {
+  it('rejects a non-positive discovery window and a negative debounce before starting', async () => {
+    const base = { db: {} as never, chains: [], log: pino({ level: 'silent' }) };
+    await expect(startNftWorker({ ...base, discoveryBlocks: 0 })).rejects.toThrow(
+      /discoveryBlocks must be a positive integer/,
+    );
+    await expect(startNftWorker({ ...base, spamEvidenceDebounceMs: -1 })).rejects.toThrow(
+      RangeError,
+    );
   });
 });
 

@@ -69,7 +69,18 @@ describe('token metadata lookup', () => {
 
   it('native: chain logo and explorer', () => {
     expect(lookup.get(777_001, 'native')).toEqual({ logo: 'https://example.org/custom.png' });
-    expect(lookup.get(1, 'native')?.url).toBe('https://etherscan.io');
+    expect(lookup.get(1, 'native')).toEqual({
+      logo: 'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/ethereum/info/logo.png',
+      url: 'https://etherscan.io',
+    });
+    // Every default chain of the registry has a native logo, and only https ones.
+    for (const chain of [56, 137, 100, 43114, 8453, 42161, 10]) {
+      const known = getKnownChain(chain);
+      if (!known) continue;
+      expect(createTokenMetadataLookup([known]).get(chain, 'native')?.logo, String(chain)).toMatch(
+        /^https:\/\/raw\.githubusercontent\.com\/trustwallet\/assets\/master\/blockchains\/[a-z]+\/info\/logo\.png$/,
+      );
+    }
     expect(lookup.get(5_555_555, 'native')).toBeUndefined();
     expect(lookup.size).toBeGreaterThan(1000);
   });

@@ -98,7 +98,8 @@ export function createTokenMetadataLookup(chains: readonly ChainConfig[]): Token
       if (token === 'native') {
         if (!chain) return undefined;
         const out: TokenLinks = {};
-        if (chain.logoUrl) out.logo = chain.logoUrl;
+        const logo = chain.nativeLogoUrl ?? chain.logoUrl;
+        if (logo) out.logo = logo;
         if (explorer) out.url = explorer;
         return out.logo || out.url ? out : undefined;
       }

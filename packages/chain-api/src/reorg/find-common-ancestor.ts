@@ -23,8 +23,11 @@ export async function findCommonAncestor(
   lowest: bigint,
 ): Promise<bigint> {
   let hi = from;
-  while (hi >= lowest) {
-    const lo = hi - BigInt(STEP) + 1n > lowest ? hi - BigInt(STEP) + 1n : lowest;
+  // Block numbers below 0 don't exist: `lowest` is -1 when the window reaches below genesis, and
+  // asking the node for block "0x-1" fails forever (-32602 invalid digit).
+  const floor = lowest < 0n ? 0n : lowest;
+  while (hi >= floor) {
+    const lo = hi - BigInt(STEP) + 1n > floor ? hi - BigInt(STEP) + 1n : floor;
     const { rows } = await db.query<{ number: string; hash: string }>(
       'select number, hash from blocks where chain_id = $1 and number between $2 and $3',
       [chainId, lo.toString(), hi.toString()],
@@ -46,6 +49,9 @@ export async function findCommonAncestor(
     }
     hi = lo - 1n;
   }
-  if (lowest <= 0n) return -1n; // everything differs down to genesis (a fresh devnet)
-  throw new ReorgTooDeepError(`no common ancestor at or above block ${lowest}`);
+  // Everything differs down to genesis while the window covers the whole chain: roll back all.
+  if (lowest < 0n) return -1n;
+  throw new ReorgTooDeepError(
+    `no common ancestor with the node's chain at or above block ${lowest} (the stored window)`,
+  );
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { rollbackTo } from '../db/index.js';
 import { rollbackPricing } from '../pricing/rollback-pricing.js';
 import type { RpcClient } from '../rpc/index.js';
-import { findCommonAncestor } from './find-common-ancestor.js';
+import { findCommonAncestor, ReorgTooDeepError } from './find-common-ancestor.js';
 
 /**
  * Repairs the store after the node's chain diverged from it: finds the common ancestor, then in
@@ -21,7 +21,20 @@ export async function handleReorg(
   lowest: bigint,
   log: Logger,
 ): Promise<{ block: bigint; hash: string }> {
-  const ancestor = await findCommonAncestor(db, rpc, chainId, indexed, lowest);
+  // Only blocks whose changes the undo log still holds can be rolled back exactly: the search
+  // stops at the window's floor, and a fork below it is an error, never a silent partial repair.
+  const { rows: w } = await db.query<{ first: string | null }>(
+    `select min(batch_from)::text as first from reorg_undo where chain_id = $1 and tbl = 'batch'`,
+    [chainId],
+  );
+  const windowFloor = w[0]?.first ? BigInt(w[0].first) - 1n : indexed;
+  const ancestor = await findCommonAncestor(
+    db,
+    rpc,
+    chainId,
+    indexed,
+    windowFloor > lowest ? windowFloor : lowest,
+  );
   if (ancestor >= indexed) {
     // The store still matches the node; only data fetched in flight was stale.
     const { rows } = await db.query<{ indexed_hash: string }>(
@@ -32,17 +45,16 @@ export async function handleReorg(
   }
   const result = await db.transaction(async (tx) => {
     const r = await rollbackTo(tx, chainId, ancestor);
+    if (!r.restorable && indexed > ancestor) {
+      throw new ReorgTooDeepError(
+        `the fork at block ${ancestor + 1n} is below the undo window (blocks written as final)`,
+      );
+    }
     // Prices derived from the orphaned blocks go in the same transaction.
     await rollbackPricing(tx, chainId, r.target);
     return r;
   });
   const depth = Number(indexed - ancestor);
-  if (!result.restorable && depth > 0) {
-    log.error(
-      { chainId, ancestor: Number(ancestor), depth },
-      'reorg deeper than the undo window: balances of blocks written as final may be stale',
-    );
-  }
   log.warn(
     {
       chainId,

@@ -12,7 +12,9 @@ export type Fault =
   | 'truncate' // 200 with the upstream JSON cut in half
   | 'drop' // destroy the connection without answering
   | 'partial' // forward, then drop the last item of a batch answer
-  | 'rpcError'; // 200 with a retryable JSON-RPC error (-32005) for every item
+  | 'rpcError' // 200 with a retryable JSON-RPC error (-32005) for every item
+  | 'serverError' // 200 with a non-retryable -32000 "server error" for every item
+  | 'methodNotFound'; // 200 with -32601 "method not found" for every item
 
 export interface FaultProxy {
   url: string;
@@ -74,14 +76,17 @@ export async function startFaultProxy(
           .writeHead(200, { 'content-type': 'application/json' })
           .end('{"jsonrpc":"2.0",<<garbage');
         return;
-      case 'rpcError': {
+      case 'rpcError':
+      case 'serverError':
+      case 'methodNotFound': {
+        const error = {
+          rpcError: { code: -32005, message: 'limit exceeded' },
+          serverError: { code: -32000, message: 'server error' },
+          methodNotFound: { code: -32601, message: 'the method does not exist' },
+        }[fault];
         const parsed = JSON.parse(body) as { id: unknown } | { id: unknown }[];
         const items = Array.isArray(parsed) ? parsed : [parsed];
-        const out = items.map((i) => ({
-          jsonrpc: '2.0',
-          id: i.id,
-          error: { code: -32005, message: 'limit exceeded' },
-        }));
+        const out = items.map((i) => ({ jsonrpc: '2.0', id: i.id, error }));
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(Array.isArray(parsed) ? out : out[0]));
         return;

@@ -9,6 +9,7 @@ export {
   type RpcHealth,
 } from './create-rpc-client.js';
 export {
+  CapabilityUnknownError,
   type ChainCapabilities,
   MULTICALL3_ADDRESS,
   probeCapabilities,

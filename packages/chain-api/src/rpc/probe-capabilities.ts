@@ -1,5 +1,11 @@
+import { sleep } from './backoff.js';
 import type { RpcClient } from './create-rpc-client.js';
-import { RpcResponseError } from './rpc-errors.js';
+import {
+  isMethodNotFound,
+  RpcError,
+  RpcMalformedResponseError,
+  RpcResponseError,
+} from './rpc-errors.js';
 
 /** Canonical Multicall3 address, deployed on most EVM chains. */
 export const MULTICALL3_ADDRESS = '0xca11bde05977b3631167028862be2a173976ca11';
@@ -15,23 +21,67 @@ export interface ChainCapabilities {
 }
 
 /**
- * Probes a node's optional features at `block` (hex or tag). A method the node rejects outright
- * counts as absent; transient failures are retried by the client before this decides.
+ * A probe could not tell whether the node has a feature (it failed with errors that are not
+ * "method not found"). The caller retries later; the feature is never assumed absent.
+ */
+export class CapabilityUnknownError extends Error {
+  override name = 'CapabilityUnknownError';
+}
+
+export interface ProbeOptions {
+  block?: string;
+  multicall3?: string | undefined;
+  /** Tries per optional method before giving up as unknown. Default 4. */
+  attempts?: number;
+  /** First delay between tries, ms (doubles). Default 250. */
+  retryDelayMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Probes a node's optional features at `block` (hex or tag, default the head). Only a definite
+ * refusal (method not found / not available, invalid params, an answer that repeatedly is not the
+ * expected shape) counts as absent. Any other failure (e.g. one `-32000` from a busy node) is
+ * retried, on an older block each time, and if it persists the probe throws
+ * CapabilityUnknownError: a transient error never turns a feature off for the whole run.
  *
  * @example
  * const caps = await probeCapabilities(rpc, { multicall3: chain.multicall3 });
  */
 export async function probeCapabilities(
   rpc: RpcClient,
-  opts: { block?: string; multicall3?: string | undefined } = {},
+  opts: ProbeOptions = {},
 ): Promise<ChainCapabilities> {
-  const block = opts.block ?? (await rpc.request<string>('eth_blockNumber', []));
-  const traces = await supported(() =>
+  const head = opts.block ?? (await rpc.request<string>('eth_blockNumber', []));
+  const attempts = opts.attempts ?? 4;
+  const delay = opts.retryDelayMs ?? 250;
+  const blockAt = (attempt: number): string => {
+    if (attempt === 0 || !/^0x[0-9a-f]+$/i.test(head)) return head;
+    const n = BigInt(head) - BigInt(attempt);
+    return `0x${(n > 0n ? n : 0n).toString(16)}`;
+  };
+  const probe = async (what: string, call: (block: string) => Promise<unknown>) => {
+    let last: unknown;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await sleep(delay * 2 ** (attempt - 1), opts.signal);
+      try {
+        await call(blockAt(attempt));
+        return true;
+      } catch (error) {
+        if (definitelyUnsupported(error)) return false;
+        if (!(error instanceof RpcError)) throw error;
+        last = error;
+      }
+    }
+    const why = last instanceof Error ? last.message : String(last);
+    throw new CapabilityUnknownError(`cannot tell whether the node supports ${what}: ${why}`);
+  };
+  const traces = await probe('debug_traceBlockByNumber (callTracer)', (block) =>
     rpc.request('debug_traceBlockByNumber', [block, { tracer: 'callTracer' }], {
       validate: Array.isArray,
     }),
   );
-  const blockReceipts = await supported(() =>
+  const blockReceipts = await probe('eth_getBlockReceipts', (block) =>
     rpc.request('eth_getBlockReceipts', [block], { validate: Array.isArray }),
   );
   let multicall3: `0x${string}` | null = null;
@@ -46,13 +96,10 @@ export async function probeCapabilities(
   return { traces, blockReceipts, multicall3 };
 }
 
-async function supported(probe: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await probe();
-    return true;
-  } catch (error) {
-    if (error instanceof RpcResponseError) return false;
-    if (error instanceof Error && error.name === 'RpcMalformedResponseError') return false;
-    throw error;
-  }
+/** The node refuses the method itself, not this one call. */
+function definitelyUnsupported(error: unknown): boolean {
+  if (isMethodNotFound(error)) return true;
+  if (error instanceof RpcResponseError && error.code === -32602) return true; // params/tracer refused
+  // An answer of the wrong shape every time (the client retried it) is not a working method.
+  return error instanceof RpcMalformedResponseError && !error.retryable;
 }

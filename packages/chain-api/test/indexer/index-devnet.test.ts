@@ -104,6 +104,26 @@ describe('indexing a randomized workload', () => {
     expect(Number(calls.rows[0]?.n)).toBeGreaterThan(0);
   });
 
+  it("keeps each ERC20 holder's first receipt and whether it sent, as its feed shows", async () => {
+    const db = dbs[0]?.db as Database;
+    // What the feed says per (wallet, token) vs what the writer kept in erc20_balances.
+    const { rows } = await db.query<{ n: string; total: string }>(
+      `with f as (
+         select wallet, token_address as token,
+                min(block_time) filter (where type in ('receive', 'mint', 'transfer')) as first_time,
+                bool_or(type in ('send', 'transfer', 'burn')) as sent
+           from activity where chain_id = 31337 and asset_type = 'erc20'
+            and token_address is not null and type <> 'approve'
+          group by 1, 2)
+       select count(*) filter (where b.first_acquired is distinct from f.first_time
+                                  or b.has_sent is distinct from f.sent) as n,
+              count(*) as total
+         from erc20_balances b join f using (wallet, token) where b.chain_id = 31337`,
+    );
+    expect(Number(rows[0]?.total)).toBeGreaterThan(10);
+    expect(rows[0]?.n).toBe('0');
+  });
+
   it('produces the identical store on PGlite', async () => {
     const db = await freshDb('pglite');
     await indexOnce({ db, chains: [workloadChain(anvil.rpcUrl, w)], log, batchSize: 25 });

@@ -4,6 +4,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { PricingLookups } from '../../src/api/context.js';
 import type { RateLimitOptions } from '../../src/api/rate-limit.js';
 import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
+import type { ResponseCacheConfig } from '../../src/api/response-cache/start-response-cache.js';
+import type { SubscribeStoreChanges } from '../../src/api/response-cache/store-changes.js';
 import { createApiServer } from '../../src/api/server.js';
 import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
@@ -40,10 +42,13 @@ export async function startTestApi(
     rateLimit?: Partial<RateLimitOptions>;
     chains?: ChainConfig[];
     pricing?: PricingLookups;
+    /** Pricing lookups over the server's own connection (real queries). */
+    pricingFrom?: (db: Database) => PricingLookups;
     logger?: FastifyBaseLogger;
     keyCacheTtlMs?: number;
     kind?: 'postgres' | 'pglite';
-    responseCache?: { maxBytes: number; maxAgeMs: number };
+    responseCache?: ResponseCacheConfig;
+    subscribeStoreChanges?: SubscribeStoreChanges;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -72,10 +77,11 @@ export async function startTestApi(
     statusSource,
     cursorSecret: 'test-cursor-secret-0123456789abcdef',
     rateLimit: { max: 1_000_000, windowMs: 60_000, ...opts.rateLimit },
-    pricing: opts.pricing,
+    pricing: opts.pricing ?? opts.pricingFrom?.(serverDb),
     logger: opts.logger,
     keyCacheTtlMs: opts.keyCacheTtlMs,
     responseCache: opts.responseCache,
+    subscribeStoreChanges: opts.subscribeStoreChanges,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -14,12 +14,14 @@ export interface CliProcess {
 
 /**
  * Runs `sluice-chain <args>` from source (tsx) as a child process and waits for the banner's
- * "listening on" line. Killed with SIGTERM by `stop()` (graceful shutdown path).
+ * "listening on" line (`waitForBanner` false: returns at once, `url` empty, for `index`).
+ * Killed with SIGTERM by `stop()` (graceful shutdown path).
  */
 export async function startCli(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  waitForBanner = true,
 ): Promise<CliProcess> {
   const child = spawn(
     process.execPath,
@@ -44,6 +46,10 @@ export async function startCli(
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
+    if (!waitForBanner) {
+      resolve('');
+      return;
+    }
     const timer = setTimeout(
       () => reject(new Error(`no banner after ${timeoutMs} ms:\n${out}`)),
       timeoutMs,

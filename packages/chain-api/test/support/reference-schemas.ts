@@ -33,14 +33,14 @@ function referenceAjv(): Ajv | undefined {
     }
     return undefined;
   }
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as { components: unknown };
+  const doc = JSON.parse(readFileSync(file, 'utf8')) as { components: unknown; paths: unknown };
   const instance = new Ajv({ strict: false, allErrors: true });
   const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
   addFormats(instance);
   // OpenAPI's numeric formats are size hints; "address" is the peer's own.
   for (const name of ['int32', 'int64', 'float', 'double']) instance.addFormat(name, true);
   instance.addFormat('address', /^0x[a-fA-F0-9]{40}$/);
-  instance.addSchema({ $id: 'sim', components: doc.components });
+  instance.addSchema({ $id: 'sim', components: doc.components, paths: doc.paths });
   ajv = instance;
   return ajv;
 }
@@ -63,5 +63,33 @@ export function assertMatchesReference(name: string, body: unknown): void {
   const validate = referenceValidator(name);
   if (!validate(body)) {
     throw new Error(`response does not match ${name}: ${JSON.stringify(validate.errors, null, 2)}`);
+  }
+}
+
+/**
+ * Asserts `body` matches the inline response schema of a reference path (for answers the peer
+ * defines in place, not under components), e.g. ('/v1/evm/defi/supported-protocols', '200').
+ */
+export function assertMatchesReferencePath(path: string, status: string, body: unknown): void {
+  const instance = referenceAjv();
+  if (!instance) throw new Error('reference schemas unavailable');
+  const pointer = [
+    'paths',
+    path,
+    'get',
+    'responses',
+    status,
+    'content',
+    'application/json',
+    'schema',
+  ]
+    .map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1'))
+    .join('/');
+  const ref = `sim#/${pointer}`;
+  const validate = instance.getSchema(ref) ?? instance.compile({ $ref: ref });
+  if (!validate(body)) {
+    throw new Error(
+      `response does not match ${path} ${status}: ${JSON.stringify(validate.errors, null, 2)}`,
+    );
   }
 }

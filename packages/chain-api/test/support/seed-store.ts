@@ -86,16 +86,28 @@ export async function insertTokens(db: Queryable, rows: readonly SeedToken[]) {
 
 export async function insertErc20Balances(
   db: Queryable,
-  rows: readonly { chainId: number; wallet: string; token: string; amount: string }[],
+  rows: readonly {
+    chainId: number;
+    wallet: string;
+    token: string;
+    amount: string;
+    /** Unix seconds of the first receipt (token-holders `first_acquired`). */
+    firstAcquired?: number;
+    hasSent?: boolean;
+  }[],
 ) {
   await db.query(
-    `insert into erc20_balances (wallet, chain_id, token, amount, updated_block)
-     select w, c, t, a::numeric, 1 from unnest($1::text[], $2::int[], $3::text[], $4::text[]) as u(w, c, t, a)`,
+    `insert into erc20_balances (wallet, chain_id, token, amount, updated_block, first_acquired, has_sent)
+     select w, c, t, a::numeric, 1, to_timestamp(fa), hs
+       from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::bool[])
+         as u(w, c, t, a, fa, hs)`,
     [
       rows.map((r) => r.wallet),
       rows.map((r) => r.chainId),
       rows.map((r) => r.token),
       rows.map((r) => r.amount),
+      rows.map((r) => r.firstAcquired ?? null),
+      rows.map((r) => r.hasSent ?? false),
     ],
   );
 }

@@ -64,6 +64,16 @@ export const APP_SCRIPT = `'use strict';
     });
   });
 
+  document.querySelectorAll('button[data-apply-proposed]').forEach(function (button) {
+    button.addEventListener('click', function () {
+      ['name', 'pro'].forEach(function (field) {
+        var input = document.getElementById(field);
+        if (input) input.value = button.dataset[field];
+      });
+      document.getElementById('name').focus();
+    });
+  });
+
   var status = document.getElementById('status');
   document.querySelectorAll('button[data-delete-id]').forEach(function (button) {
     button.addEventListener('click', function () {
@@ -75,7 +85,18 @@ export const APP_SCRIPT = `'use strict';
         .then(function (res) {
           if (res.status === 204 || res.status === 404) {
             var row = button.closest('tr');
+            var table = row && row.closest('table');
             if (row) row.remove();
+            // The last row gone: no empty table header, the same message as an empty list.
+            if (table && !table.querySelector('tbody tr')) {
+              var empty = document.createElement('p');
+              empty.append('No users on this page. ');
+              var add = document.createElement('a');
+              add.href = '/add';
+              add.textContent = 'Add one';
+              empty.append(add, '.');
+              table.replaceWith(empty);
+            }
             status.textContent = 'Deleted ' + name + ' (id ' + id + ').';
           } else {
             button.disabled = false;

@@ -9,6 +9,10 @@ td.actions { white-space: nowrap; }
 td.actions > * { margin-right: 0.75rem; }
 .field { display: flex; flex-direction: column; gap: 0.25rem; margin-bottom: 1rem; max-width: 30rem; }
 input { font: inherit; padding: 0.4rem; }
+input[readonly] { background: #8882; color: inherit; border: 1px dashed #8888; cursor: not-allowed; }
+.field-hint { color: #777; margin: 0; font-size: 0.9em; }
+.proposed { border: 1px solid #b26a00; border-left-width: 4px; padding: 0.5rem 1rem; margin-bottom: 1rem; max-width: 30rem; }
+.proposed h2 { font-size: 1rem; margin: 0.25rem 0; }
 input[aria-invalid="true"] { outline: 2px solid #c62828; }
 button, a.button { font: inherit; padding: 0.4rem 0.9rem; cursor: pointer; }
 button.danger { color: #fff; background: #c62828; border: 0; border-radius: 3px; }

@@ -4,9 +4,8 @@ import { html, type SafeHtml } from './escape-html.js';
 import { layout } from './layout.js';
 
 function editHref(user: User): string {
-  // The original UI linked to /edit?id=&name=&pro=; the edit page still accepts that shape.
-  const query = new URLSearchParams({ id: String(user.id), name: user.name, pro: user.pro });
-  return `/edit?${query.toString()}`;
+  // Only the id: the edit page reads the stored record (values in a link go stale).
+  return `/edit?id=${user.id}`;
 }
 
 function row(user: User): SafeHtml {

@@ -31,7 +31,8 @@ function field(
 export function userForm(options: UserFormOptions): SafeHtml {
   const { values } = options;
   const idInput = options.idReadOnly
-    ? html`<input id="id" name="id" type="text" inputmode="numeric" readonly value="${values.id ?? ''}" aria-describedby="id-error">`
+    ? html`<input id="id" name="id" type="text" inputmode="numeric" readonly aria-readonly="true" value="${values.id ?? ''}" aria-describedby="id-hint id-error">
+<p class="field-hint" id="id-hint">The id cannot be changed.</p>`
     : html`<input id="id" name="id" type="number" required min="1" step="1" value="${values.id ?? ''}" aria-describedby="id-error">`;
   return html`<form class="user-form" method="post" action="${options.action}" data-json-method="${options.method}" data-json-action="${options.action}" novalidate>
 <div role="alert" class="form-errors" id="form-errors" tabindex="-1" hidden></div>

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_SCRIPT } from '../html/app-script.js';
 import { APP_STYLE, FAVICON_SVG } from '../html/app-style.js';
+import { EXAMPLE_REQUESTS, renderLandingPage } from '../html/info-pages.js';
+import { prefersHtml } from '../http/prefers-html.js';
+import { sendPage } from './send-page.js';
 
 interface Asset {
   type: string;
@@ -14,7 +17,7 @@ function asset(type: string, body: string): Asset {
   return { type, body, etag };
 }
 
-/** The UI's script, stylesheet and icon, plus `GET /` redirecting to the list. */
+/** The UI's script, stylesheet and icon, plus the `GET /` landing page. */
 export async function assetRoutes(app: FastifyInstance): Promise<void> {
   const assets: Record<string, Asset> = {
     '/assets/app.js': asset('text/javascript; charset=utf-8', APP_SCRIPT),
@@ -36,5 +39,20 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
   app.get('/favicon.ico', { schema: { hide: true }, logLevel: 'warn' }, (_request, reply) =>
     reply.code(204).send(),
   );
-  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/users'));
+  // The landing page: HTML for browsers, JSON otherwise.
+  app.get('/', { schema: { hide: true } }, (request, reply) => {
+    reply.header('vary', 'accept');
+    if (prefersHtml(request.headers.accept)) {
+      return sendPage(reply, renderLandingPage(`${request.protocol}://${request.host}`));
+    }
+    return reply.header('cache-control', 'no-cache').send({
+      name: 'Sluice users',
+      description: 'User-record service: JSON API and HTML UI over the same store.',
+      links: { ui: '/users', docs: '/docs', openapi: '/openapi.json', health: '/health' },
+      examples: EXAMPLE_REQUESTS.map((e) => ({
+        title: e.title,
+        curl: e.curl.replaceAll('ORIGIN', `${request.protocol}://${request.host}`),
+      })),
+    });
+  });
 }

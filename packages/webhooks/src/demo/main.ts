@@ -7,6 +7,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 try {
   const demo = await startDemoReceiver({ port, host });
   console.log(`@sluice/webhooks demo receiver listening on ${demo.url}`);
+  console.log(`what it is and how to try it: ${new URL('/', demo.url)} (open in a browser)`);
   console.log(`demo secret (generated now, for this demo only): ${demo.secret}`);
   console.log('send a signed ping:');
   console.log(demo.curl);

@@ -4,6 +4,7 @@ import type {
   ErrorHandlerFunction,
   HandlerFunction,
   ReceivedEvent,
+  RemoveHandlerFunction,
 } from '../types.js';
 import type { EventHandlerState, StoredHandler } from './event-handler-state.js';
 import { on } from './on.js';
@@ -22,18 +23,15 @@ export interface EventHandler<TTransformed = unknown> {
   /** Registers a handler for every event (untransformed). */
   onAny(handler: AnyHandlerFunction): void;
   /** Registers a handler for handler failures and failed verifications. */
-  onError(handler: ErrorHandlerFunction): void;
+  onError(handler: ErrorHandlerFunction<TTransformed>): void;
   /** Removes the most recent registration of `handler`; `*` for onAny, `error` for onError. */
-  removeListener<TName extends EmitterWebhookEventName | '*' | 'error'>(
+  removeListener(name: 'error', handler: ErrorHandlerFunction<TTransformed>): void;
+  removeListener<TName extends EmitterWebhookEventName | '*'>(
     name: TName | ReadonlyArray<TName>,
-    handler: TName extends '*'
-      ? AnyHandlerFunction
-      : TName extends 'error'
-        ? ErrorHandlerFunction
-        : HandlerFunction<Extract<TName, EmitterWebhookEventName>, TTransformed>,
+    handler: RemoveHandlerFunction<TName, TTransformed>,
   ): void;
-  /** Dispatches a parsed delivery to the matching handlers. */
-  receive(event: ReceivedEvent): Promise<void>;
+  /** Dispatches a parsed delivery to the matching handlers (an `Error` rejects, as in octokit). */
+  receive(event: ReceivedEvent | Error): Promise<void>;
 }
 
 /**
@@ -51,7 +49,8 @@ export function bindEventHandler<TTransformed = unknown>(
     on: (name, handler) => on(state, name, handler as StoredHandler),
     onAny: (handler) => onAny(state, handler as StoredHandler),
     onError: (handler) => onError(state, handler as StoredHandler),
-    removeListener: (name, handler) => removeListener(state, name, handler as StoredHandler),
-    receive: (event) => receive(state, event),
+    removeListener: (name: string | ReadonlyArray<string>, handler: StoredHandler) =>
+      removeListener(state, name, handler),
+    receive: (event) => receive(state, event as ReceivedEvent),
   };
 }

@@ -1,5 +1,5 @@
 import { createLogger } from '../log.js';
-import type { EventHandlerOptions } from '../types.js';
+import type { Options } from '../types.js';
 import type { EventHandlerState } from './event-handler-state.js';
 
 /**
@@ -11,7 +11,7 @@ import type { EventHandlerState } from './event-handler-state.js';
  * ```
  */
 export function createEventHandlerState<TTransformed>(
-  options: EventHandlerOptions<TTransformed> = {},
+  options: Options<TTransformed> = {},
 ): EventHandlerState {
   return {
     hooks: new Map(),

@@ -1,4 +1,4 @@
-import type { EventHandlerOptions } from '../types.js';
+import type { Options } from '../types.js';
 import { bindEventHandler, type EventHandler } from './bind-event-handler.js';
 import { createEventHandlerState } from './create-event-handler-state.js';
 
@@ -6,7 +6,8 @@ export type { EventHandler } from './bind-event-handler.js';
 
 /**
  * Creates an event registry without signing (for deliveries verified elsewhere). Methods are
- * bound, so they can be passed around detached.
+ * bound, so they can be passed around detached. `secret`/`additionalSecrets` are accepted (as
+ * `@octokit/webhooks` does) and unused.
  *
  * @example
  * ```ts
@@ -16,7 +17,7 @@ export type { EventHandler } from './bind-event-handler.js';
  * ```
  */
 export function createEventHandler<TTransformed = unknown>(
-  options: EventHandlerOptions<TTransformed> = {},
+  options: Options<TTransformed> = {},
 ): EventHandler<TTransformed> {
   return bindEventHandler<TTransformed>(createEventHandlerState(options));
 }

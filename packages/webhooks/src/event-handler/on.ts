@@ -5,7 +5,8 @@ import { validateEventName } from './validate-event-name.js';
 
 /**
  * Registers `handler` for one name or each of several names. Unknown names are registered with
- * a warning (new provider events keep working); `*` and `error` throw.
+ * a warning (new provider events keep working); `*` and `error` throw (names before them in an
+ * array stay registered).
  *
  * @example
  * ```ts
@@ -22,9 +23,10 @@ export function on(
   const names: ReadonlyArray<string> = Array.isArray(nameOrNames)
     ? nameOrNames
     : [nameOrNames as string];
-  // Validate all names first so a bad name in an array registers nothing.
+  // One name at a time, as `@octokit/webhooks` does: in `on(['push', '*'], fn)` the names before
+  // the bad one stay registered when it throws.
   for (const name of names) {
     validateEventName(name, { onUnknownEventName: 'warn', log: state.log });
+    addHandler(state, name, handler);
   }
-  for (const name of names) addHandler(state, name, handler);
 }

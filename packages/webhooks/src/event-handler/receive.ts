@@ -6,6 +6,7 @@ import type {
   WebhookError,
   WebhookEventHandlerError,
 } from '../types.js';
+import { checkDeliveryEventName } from './check-delivery-event-name.js';
 import type { EventHandlerState, StoredHandler } from './event-handler-state.js';
 import { runErrorHandlers } from './run-error-handlers.js';
 import { toWebhookError } from './to-webhook-error.js';
@@ -17,14 +18,17 @@ type Call = (event: unknown) => unknown;
  * are started in that order and run concurrently; the promise settles when all have. If any
  * failed it rejects with an `AggregateError` (`.errors`: every failure, in start order;
  * `.event`: the event) and the `onError` handlers get that same error, not awaited.
- * `transform` runs once per delivery, for `on()` handlers only.
+ * `transform` runs once per delivery, for `on()` handlers only. The names `*` and `error` are
+ * refused (400) before any handler runs. Given an `Error` instead of an event, it rejects with
+ * an `AggregateError` holding it and runs the `onError` handlers, as `@octokit/webhooks` does.
  *
  * @example
  * ```ts
  * await receive(state, { id: '1', name: 'issues', payload: { action: 'opened', issue } });
  * ```
  */
-export function receive(state: EventHandlerState, event: ReceivedEvent): Promise<void> {
+export function receive(state: EventHandlerState, event: ReceivedEvent | Error): Promise<void> {
+  if (event instanceof Error) return receiveError(state, event);
   const invalid = checkEvent(event);
   if (invalid !== undefined) {
     return Promise.reject(new AggregateError([invalid], invalid.message));
@@ -96,6 +100,17 @@ export function receive(state: EventHandlerState, event: ReceivedEvent): Promise
   );
 }
 
+/**
+ * `receive(error)`, as in `@octokit/webhooks`: rejects with an `AggregateError` whose
+ * `errors[0]` is `error` (and whose `event` is `error` itself) and hands it to `onError`.
+ */
+function receiveError(state: EventHandlerState, error: Error): Promise<void> {
+  const aggregate = new AggregateError([error], error.message) as WebhookEventHandlerError;
+  (aggregate as { event: unknown }).event = error;
+  runErrorHandlers(state, aggregate);
+  return Promise.reject(aggregate);
+}
+
 function checkEvent(event: ReceivedEvent): Error | undefined {
   if (event === null || typeof event !== 'object') {
     return new InvalidArgumentError('receive(): event object { id, name, payload } required');
@@ -106,6 +121,8 @@ function checkEvent(event: ReceivedEvent): Error | undefined {
   if (event.payload === null || typeof event.payload !== 'object') {
     return new InvalidArgumentError('Event payload not passed');
   }
+  // `*` and `error` would run the onAny() (twice) or onError() handlers with a delivery.
+  if (event.name === '*' || event.name === 'error') return checkDeliveryEventName(event.name);
   return undefined;
 }
 

@@ -1,8 +1,12 @@
 import type { WebhookError } from '../types.js';
 
+// What API-client errors (e.g. octokit's `RequestError`) carry that `onError` handlers read.
+const carried = ['status', 'request', 'response'] as const;
+
 /**
  * Makes whatever a handler threw into an `Error` carrying `.event`. Non-errors (a thrown string)
- * are wrapped, keeping the original as `cause`; frozen errors are wrapped too.
+ * are wrapped, keeping the original as `cause`; frozen errors are wrapped too, keeping their
+ * `status`, `request` and `response`.
  *
  * @example
  * ```ts
@@ -21,6 +25,12 @@ export function toWebhookError(thrown: unknown, event: WebhookError['event']): W
         ? thrown
         : `Handler threw a non-Error value: ${String(thrown)}`;
   const wrapped = new Error(message, { cause: thrown }) as WebhookError;
+  if (thrown instanceof Error) {
+    const source = thrown as WebhookError;
+    for (const key of carried) {
+      if (source[key] !== undefined) Object.assign(wrapped, { [key]: source[key] });
+    }
+  }
   wrapped.event = event;
   return wrapped;
 }

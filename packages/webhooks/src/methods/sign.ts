@@ -1,3 +1,4 @@
+import { VERSION } from '../version.js';
 import { getDefaultHmacBackend } from './default-hmac-backend.js';
 import { signWithBackend } from './sign-with-backend.js';
 
@@ -15,3 +16,6 @@ import { signWithBackend } from './sign-with-backend.js';
 export function sign(secret: string, payload: string | Uint8Array): Promise<string> {
   return signWithBackend(getDefaultHmacBackend(), secret, payload);
 }
+
+/** The package version, as `@octokit/webhooks-methods` exposes `sign.VERSION`. */
+sign.VERSION = VERSION;

@@ -1,3 +1,4 @@
+import { VERSION } from '../version.js';
 import { getDefaultHmacBackend } from './default-hmac-backend.js';
 import { verifyWithBackend } from './verify-with-backend.js';
 
@@ -21,3 +22,6 @@ export function verify(
 ): Promise<boolean> {
   return verifyWithBackend(getDefaultHmacBackend(), secret, payload, signature);
 }
+
+/** The package version, as `@octokit/webhooks-methods` exposes `verify.VERSION`. */
+verify.VERSION = VERSION;

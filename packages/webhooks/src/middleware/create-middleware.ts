@@ -1,4 +1,5 @@
 import {
+  BodyTimeoutError,
   EmptyBodyError,
   InvalidUrlError,
   MissingHeadersError,
@@ -6,12 +7,15 @@ import {
   UnsupportedContentTypeError,
   type WebhooksError,
 } from '../errors.js';
-import { isSilent } from '../log.js';
+import { checkDeliveryEventName } from '../event-handler/check-delivery-event-name.js';
+import { isSilent, logSafely } from '../log.js';
 import { createDeliveryDeadlines } from './delivery-deadlines.js';
-import { errorToResponse } from './error-to-response.js';
+import { errorToResponse, toAggregateError } from './error-to-response.js';
 import { isJsonContentType } from './is-json-content-type.js';
 import { jsonError } from './json-response.js';
+import { createRequestLimits } from './request-limits.js';
 import type {
+  AbortBodyRead,
   MiddlewareResponse,
   RequestAdapter,
   ResolvedMiddlewareOptions,
@@ -47,13 +51,21 @@ export type MiddlewareHandler<TRequest> = (
   done: (outcome: MiddlewareOutcome) => void,
 ) => void;
 
-const NO_DELIVERY = { id: undefined, name: undefined };
+type Answer = (response: MiddlewareResponse) => void;
+
+/** A declared `Content-Length` as a number, `undefined` when absent or not a plain integer. */
+function declaredLength(header: string | undefined): number | undefined {
+  if (header === undefined || header === '') return undefined;
+  const value = Number(header);
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
 
 /**
- * The runtime-independent receiver: routing, content type, headers, size limit, verification,
- * dispatch and the timeout, for any request type an adapter can read. Node and Web middleware
+ * The runtime-independent receiver: routing, content type, headers, limits, verification,
+ * dispatch and the timeouts, for any request type an adapter can read. Node and Web middleware
  * are thin adapters around it. It works with callbacks rather than promises: a delivery costs
- * one promise (the one `verifyAndReceive` returns) and no timer of its own.
+ * one promise (the one `verifyAndReceive` returns) and no timer of its own (each deadline list
+ * runs on one shared timer).
  *
  * | condition | status |
  * |---|---|
@@ -61,12 +73,19 @@ const NO_DELIVERY = { id: undefined, name: undefined };
  * | not POST | 404 |
  * | content type not `application/json` | 415 |
  * | missing event/delivery/signature header | 400 |
+ * | event name `*`, `error` or not an event name's form | 400 |
+ * | over `maxConcurrentRequests` | 429 + `Retry-After` |
+ * | body would pass `maxConcurrentBodyBytes` | 503 + `Retry-After` |
  * | body over `maxPayloadBytes` | 413 |
+ * | body not in after `bodyTimeout` | 408 |
  * | body already consumed, no raw bytes | 500 |
- * | empty body, bad signature, invalid JSON | 400 |
+ * | empty body, bad (or empty) signature, invalid JSON | 400 |
  * | handler failed | error's `status` or 500 |
  * | handlers done | 200 |
  * | handlers still running after `timeout` | 202 |
+ *
+ * Failures from `verifyAndReceive` go to `log.error` as the `AggregateError` itself; a logger
+ * that throws cannot stop the answer.
  *
  * @example
  * ```ts
@@ -79,8 +98,10 @@ export function createMiddleware<TRequest>(
   webhooks: WebhooksLike,
   options: ResolvedMiddlewareOptions,
 ): MiddlewareHandler<TRequest> {
-  const { path, log, timeout, maxPayloadBytes } = options;
+  const { path, log, timeout, bodyTimeout } = options;
   const deadlines = createDeliveryDeadlines(timeout);
+  const bodyDeadlines = createDeliveryDeadlines(bodyTimeout);
+  const limits = createRequestLimits(options);
 
   // Whatever goes wrong answers 500; a thrown error would crash a plain `createServer`
   // listener. `done` itself must not throw (the adapters catch inside it), so it is never
@@ -90,10 +111,25 @@ export function createMiddleware<TRequest>(
     try {
       outcome = handle(request, done);
     } catch (error) {
-      outcome = errorToResponse(error, log, NO_DELIVERY);
+      outcome = rejected(error, '(no event)', '(no id)');
     }
     if (outcome !== undefined) done(outcome);
   };
+
+  /**
+   * A rejection by the middleware itself (not by verification or handlers): a one-line warning
+   * for 4xx; 5xx go to `log.error` as an `AggregateError`, like every `log.error` call here.
+   */
+  function rejected(error: unknown, name: string, id: string): MiddlewareResponse {
+    const response = errorToResponse(error);
+    if (response.status >= 500) {
+      logSafely(log, 'error', toAggregateError(error));
+    } else {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      logSafely(log, 'warn', `${name} delivery ${id} rejected with ${response.status}: ${message}`);
+    }
+    return response;
+  }
 
   /** An outcome known at once, or `undefined` when `done` will be called later. */
   function handle(
@@ -124,34 +160,70 @@ export function createMiddleware<TRequest>(
 
     const name = adapter.getHeader(request, EVENT_HEADER);
     const id = adapter.getHeader(request, DELIVERY_HEADER);
+    // Present but empty is a signature that does not match (400 and onError), as for the peer.
     const signature = adapter.getHeader(request, SIGNATURE_HEADER);
-    if (!name || !id || !signature) {
+    if (!name || !id || signature === undefined) {
       const missing: string[] = [];
       if (!name) missing.push(EVENT_HEADER);
       if (!id) missing.push(DELIVERY_HEADER);
-      if (!signature) missing.push(SIGNATURE_HEADER);
+      if (signature === undefined) missing.push(SIGNATURE_HEADER);
       return errorResponse(new MissingHeadersError(missing));
     }
+    // Refused before the body is read: no handler may see `error`, `*` or a malformed name.
+    const badName = checkDeliveryEventName(name);
+    if (badName !== undefined) return errorResponse(badName);
 
-    adapter.readBody(request, maxPayloadBytes, (error, payload) => {
-      let outcome: MiddlewareResponse;
-      try {
-        if (error !== undefined && error !== null) {
-          outcome = errorToResponse(error, log, { id, name });
-          // Stop a large or broken upload instead of draining it.
-          outcome.closeConnection = true;
-        } else if (payload === undefined || payload.length === 0) {
-          const empty = new EmptyBodyError();
-          outcome = jsonError(empty.status, `${empty.name}: ${empty.message}`);
-        } else {
-          receiveDelivery(id, name, payload, signature, done);
-          return;
-        }
-      } catch (unexpected) {
-        outcome = errorToResponse(unexpected, log, NO_DELIVERY);
-      }
-      done(outcome);
+    const admission = limits.admit(declaredLength(adapter.getHeader(request, 'content-length')));
+    if (admission instanceof Error) {
+      const response = rejected(admission, name, id);
+      // The body is not read: close the connection instead of draining it.
+      response.closeConnection = true;
+      return response;
+    }
+
+    let answered = false;
+    const answer: Answer = (response) => {
+      if (answered) return;
+      answered = true;
+      admission.release();
+      done(response);
+    };
+    let abortRead: AbortBodyRead | undefined;
+    let bodyIn = false;
+    const bodyDeadline = bodyDeadlines.add(() => {
+      if (bodyIn) return;
+      abortRead?.();
+      const response = rejected(new BodyTimeoutError(bodyTimeout), name, id);
+      response.closeConnection = true;
+      answer(response);
     });
+    try {
+      abortRead = adapter.readBody(request, admission, (error, payload) => {
+        bodyIn = true;
+        bodyDeadlines.settle(bodyDeadline);
+        if (answered) return;
+        let response: MiddlewareResponse;
+        try {
+          if (error !== undefined && error !== null) {
+            response = rejected(error, name, id);
+            // Stop a large or broken upload instead of draining it.
+            response.closeConnection = true;
+          } else if (payload === undefined || payload.length === 0) {
+            const empty = new EmptyBodyError();
+            response = jsonError(empty.status, `${empty.name}: ${empty.message}`);
+          } else {
+            receiveDelivery(id, name, payload, signature, answer);
+            return;
+          }
+        } catch (unexpected) {
+          response = rejected(unexpected, name, id);
+        }
+        answer(response);
+      });
+    } catch (error) {
+      bodyDeadlines.settle(bodyDeadline);
+      answer(rejected(error, name, id));
+    }
     return undefined;
   }
 
@@ -160,25 +232,29 @@ export function createMiddleware<TRequest>(
     name: string,
     payload: Uint8Array | string,
     signature: string,
-    done: (outcome: MiddlewareOutcome) => void,
+    answer: Answer,
   ): void {
-    if (!isSilent(log.debug)) log.debug(`${name} event received (id: ${id})`);
-    let answered = false;
-    const answer = (response: MiddlewareResponse): void => {
-      if (answered) return;
-      answered = true;
-      done(response);
-    };
+    if (!isSilent(log, 'debug')) logSafely(log, 'debug', `${name} event received (id: ${id})`);
     // The timeout starts once the body is in: a slow upload must not earn a 202 before the
     // signature is checked.
     const pending = deadlines.add(() => {
-      if (!isSilent(log.debug)) {
-        log.debug(
+      if (!isSilent(log, 'debug')) {
+        logSafely(
+          log,
+          'debug',
           `${name} delivery ${id}: handlers still running after ${timeout} ms, answered 202`,
         );
       }
       answer(STILL_PROCESSING);
     });
+    const failed = (error: unknown): void => {
+      deadlines.settle(pending);
+      // After a 202 the response is gone; the failure is still logged. `log.error` gets the
+      // AggregateError itself, as `@octokit/webhooks` passes it.
+      const aggregate = toAggregateError(error);
+      logSafely(log, 'error', aggregate);
+      answer(errorToResponse(aggregate));
+    };
     let processing: Promise<void>;
     try {
       processing = webhooks.verifyAndReceive({ id, name, payload, signature });
@@ -186,22 +262,13 @@ export function createMiddleware<TRequest>(
       processing = Promise.reject(error);
     }
     try {
-      processing.then(
-        () => {
-          deadlines.settle(pending);
-          answer(OK);
-        },
-        (error: unknown) => {
-          deadlines.settle(pending);
-          // After a 202 the response is gone; the failure is still logged.
-          const response = errorToResponse(error, log, { id, name });
-          answer(response);
-        },
-      );
+      processing.then(() => {
+        deadlines.settle(pending);
+        answer(OK);
+      }, failed);
     } catch (error) {
       // `verifyAndReceive` returned something that is not a promise.
-      deadlines.settle(pending);
-      answer(errorToResponse(error, log, NO_DELIVERY));
+      failed(error);
     }
   }
 }

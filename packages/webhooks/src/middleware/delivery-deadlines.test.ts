@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDeliveryDeadlines } from './delivery-deadlines.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,5 +70,47 @@ describe('createDeliveryDeadlines', () => {
       for (const listener of listeners) process.on('uncaughtException', listener);
     }
     expect(fired).toEqual(['threw: broken logger', 'later']);
+  });
+
+  describe('on runtimes whose setTimeout returns a number (workerd, Deno)', () => {
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it('gives each delivery its own timer, set when it is added and cleared when it settles', async () => {
+      const realSet = globalThis.setTimeout;
+      const realClear = globalThis.clearTimeout;
+      const live = new Map<number, ReturnType<typeof realSet>>();
+      let nextId = 1;
+      let set = 0;
+      vi.stubGlobal('setTimeout', (fn: () => void, ms: number) => {
+        const id = nextId++;
+        set++;
+        live.set(
+          id,
+          realSet(() => {
+            live.delete(id);
+            fn();
+          }, ms),
+        );
+        return id;
+      });
+      vi.stubGlobal('clearTimeout', (id: number) => {
+        realClear(live.get(id));
+        live.delete(id);
+      });
+      const deadlines = createDeliveryDeadlines(60);
+      const fired: string[] = [];
+      const a = deadlines.add(() => fired.push('a'));
+      deadlines.add(() => fired.push('b'));
+      // One probe plus one timer per delivery: no shared timer serves another's deadline.
+      expect(set).toBe(3);
+      expect(live.size).toBe(2);
+      deadlines.settle(a);
+      expect(live.size).toBe(1);
+      await sleep(150);
+      expect(fired).toEqual(['b']);
+      expect(live.size).toBe(0);
+    });
   });
 });

@@ -4,6 +4,8 @@ export interface PendingDelivery {
   onTimeout: (() => void) | undefined;
   prev: PendingDelivery | undefined;
   next: PendingDelivery | undefined;
+  /** Its own timer, on runtimes where the shared one cannot be used. */
+  timer?: Timer | undefined;
 }
 
 export interface DeliveryDeadlines {
@@ -17,12 +19,14 @@ type Timer = ReturnType<typeof setTimeout>;
 
 const now = (): number => performance.now();
 
+function noop(): void {}
+
 /**
  * The 202 timeouts of one middleware, on one timer instead of a `setTimeout` per delivery.
  * Every delivery gets the same timeout, so deadlines come in arrival order: pending deliveries
  * form a list (oldest first) and one timer waits for the oldest deadline. When nothing is
- * pending the timer is unref'd (Node, Bun) or cleared (elsewhere), so it never keeps a process
- * alive that the per-delivery timers would not have.
+ * pending the timer is unref'd, so it never keeps a process alive that the per-delivery timers
+ * would not have. Runtimes without Node-style timers (workerd, Deno) get a timer per delivery.
  *
  * @example
  * ```ts
@@ -36,6 +40,29 @@ export function createDeliveryDeadlines(timeout: number): DeliveryDeadlines {
   let tail: PendingDelivery | undefined;
   let timer: Timer | undefined;
   let timerRefed = false;
+
+  // Decided at the first delivery (timers cannot be probed at import time on workerd): the
+  // shared timer needs Node-style timer objects (Node, Bun). Elsewhere (workerd, Deno) each
+  // delivery gets its own timer: on workerd a timer belongs to the request that set it and is
+  // dropped when that request ends, so one request's timer must never serve another's deadline.
+  let shared: boolean | undefined;
+
+  const addOwnTimer = (onTimeout: () => void): PendingDelivery => {
+    const pending: PendingDelivery = {
+      deadline: 0,
+      onTimeout,
+      prev: undefined,
+      next: undefined,
+      timer: undefined,
+    };
+    pending.timer = setTimeout(() => {
+      const callback = pending.onTimeout;
+      pending.onTimeout = undefined;
+      pending.timer = undefined;
+      callback?.();
+    }, timeout);
+    return pending;
+  };
 
   const arm = (delay: number): void => {
     timer = setTimeout(fire, Math.max(delay, 0));
@@ -69,6 +96,13 @@ export function createDeliveryDeadlines(timeout: number): DeliveryDeadlines {
 
   return {
     add(onTimeout) {
+      if (shared === false) return addOwnTimer(onTimeout);
+      if (shared === undefined) {
+        const probe = setTimeout(noop, timeout);
+        shared = typeof probe === 'object' && typeof probe?.unref === 'function';
+        clearTimeout(probe);
+        if (!shared) return addOwnTimer(onTimeout);
+      }
       const pending: PendingDelivery = {
         deadline: now() + timeout,
         onTimeout,
@@ -88,6 +122,12 @@ export function createDeliveryDeadlines(timeout: number): DeliveryDeadlines {
     },
     settle(pending) {
       if (pending.onTimeout === undefined) return;
+      if (pending.timer !== undefined) {
+        clearTimeout(pending.timer);
+        pending.timer = undefined;
+        pending.onTimeout = undefined;
+        return;
+      }
       unlink(pending);
       if (head !== undefined || timer === undefined) return;
       // Nothing pending: the timer must not hold the process open.

@@ -1,28 +1,26 @@
-import { WebhooksError } from '../errors.js';
-import type { Logger } from '../log.js';
 import { jsonError } from './json-response.js';
 import type { MiddlewareResponse } from './types.js';
 
+/** The error a failure is answered for: the first of an `AggregateError`, else itself. */
+export function firstError(error: unknown): unknown {
+  return error instanceof AggregateError && error.errors.length > 0
+    ? (error.errors[0] as unknown)
+    : error;
+}
+
 /**
- * Maps a failed delivery to a response: the first error's own `status` when it is an HTTP
- * error status (400–599, e.g. a 400 for a bad signature or a failed API call's status), else
- * 500; body `{ "error": "<name>: <message>" }`. Logs 5xx as errors and 4xx as warnings, with the
- * delivery id and event name, never the signature.
+ * Maps a failure to a response: the first error's own `status` when it is an HTTP error status
+ * (400–599, e.g. a 400 for a bad signature or a failed API call's status), else 500; body
+ * `{ "error": "<name>: <message>" }`. A `retryAfter` (seconds) on the error becomes a
+ * `Retry-After` header. Logs nothing: callers decide how (see `create-middleware.ts`).
  *
  * @example
  * ```ts
- * errorToResponse(error, log, { id, name });
+ * errorToResponse(aggregateError); // { status: 400, body: '{"error":"SignatureVerificationError: …"}' }
  * ```
  */
-export function errorToResponse(
-  error: unknown,
-  log: Logger,
-  delivery: { id: string | undefined; name: string | undefined },
-): MiddlewareResponse {
-  const first =
-    error instanceof AggregateError && error.errors.length > 0
-      ? (error.errors[0] as unknown)
-      : error;
+export function errorToResponse(error: unknown): MiddlewareResponse {
+  const first = firstError(error);
   const candidate = (first as { status?: unknown } | null)?.status;
   const status =
     typeof candidate === 'number' &&
@@ -35,22 +33,23 @@ export function errorToResponse(
     first instanceof Error && first.message
       ? `${first.name}: ${first.message}`
       : 'Error: An unspecified error occurred';
-  const where = `${delivery.name ?? '(no event)'} delivery ${delivery.id ?? '(no id)'}`;
-  if (status >= 500) {
-    log.error(`${where} failed with ${status}: ${summarize(error)}`);
-  } else if (first instanceof WebhooksError) {
-    log.warn(`${where} rejected with ${status}: ${message}`);
-  } else {
-    log.warn(`${where} failed with ${status}: ${summarize(error)}`);
-  }
-  return jsonError(status, message);
+  const retryAfter = (first as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof retryAfter === 'number'
+    ? jsonError(status, message, { 'retry-after': String(retryAfter) })
+    : jsonError(status, message);
 }
 
-function summarize(error: unknown): string {
-  if (error instanceof AggregateError) {
-    return error.errors
-      .map((e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e)))
-      .join('\n');
-  }
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+/**
+ * What a handler or verification failure is logged as: the `AggregateError` itself (as
+ * `@octokit/webhooks` passes it to `log.error`), wrapping anything else in one.
+ *
+ * @example
+ * ```ts
+ * log.error(toAggregateError(error));
+ * ```
+ */
+export function toAggregateError(error: unknown): AggregateError {
+  if (error instanceof AggregateError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AggregateError([error], message);
 }

@@ -7,6 +7,15 @@ export const DEFAULT_PATH = '/api/hosting/webhooks';
 export const DEFAULT_TIMEOUT_MS = 9000;
 /** The provider's own cap on delivery size. */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
+/** How long a body may take to arrive (408 after). */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** Requests one middleware handles at once (429 beyond). */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
+/** Body bytes one middleware buffers at once (503 beyond): four deliveries of the largest size. */
+export const DEFAULT_MAX_CONCURRENT_BODY_BYTES = 100 * 1024 * 1024;
+
+const isPositiveInteger = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 1;
 
 /**
  * Checks the middleware options and fills in defaults.
@@ -27,22 +36,45 @@ export function resolveMiddlewareOptions(
     path = DEFAULT_PATH,
     timeout = DEFAULT_TIMEOUT_MS,
     maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES,
+    bodyTimeout = DEFAULT_BODY_TIMEOUT_MS,
+    maxConcurrentRequests = DEFAULT_MAX_CONCURRENT_REQUESTS,
   } = options;
-  if (typeof path !== 'string' || !path.startsWith('/')) {
+  // '' means the root, as in `@octokit/webhooks`.
+  if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
     throw new InvalidArgumentError('createMiddleware(): path must be a string starting with "/"');
   }
   if (typeof timeout !== 'number' || !(timeout >= 0) || !Number.isFinite(timeout)) {
     throw new InvalidArgumentError('createMiddleware(): timeout must be a number of milliseconds');
   }
-  if (!Number.isSafeInteger(maxPayloadBytes) || maxPayloadBytes < 1) {
+  if (typeof bodyTimeout !== 'number' || !(bodyTimeout > 0) || !Number.isFinite(bodyTimeout)) {
+    throw new InvalidArgumentError(
+      'createMiddleware(): bodyTimeout must be a positive number of milliseconds',
+    );
+  }
+  if (!isPositiveInteger(maxPayloadBytes)) {
     throw new InvalidArgumentError(
       'createMiddleware(): maxPayloadBytes must be a positive integer',
     );
   }
+  if (!isPositiveInteger(maxConcurrentRequests)) {
+    throw new InvalidArgumentError(
+      'createMiddleware(): maxConcurrentRequests must be a positive integer',
+    );
+  }
+  const maxConcurrentBodyBytes =
+    options.maxConcurrentBodyBytes ?? Math.max(DEFAULT_MAX_CONCURRENT_BODY_BYTES, maxPayloadBytes);
+  if (!isPositiveInteger(maxConcurrentBodyBytes) || maxConcurrentBodyBytes < maxPayloadBytes) {
+    throw new InvalidArgumentError(
+      'createMiddleware(): maxConcurrentBodyBytes must be an integer of at least maxPayloadBytes',
+    );
+  }
   return {
-    path: normalizeTrailingSlashes(path),
+    path: path === '' ? '/' : normalizeTrailingSlashes(path),
     log: options.log ? createLogger(options.log) : (webhooks.log ?? createLogger()),
     timeout,
     maxPayloadBytes,
+    bodyTimeout,
+    maxConcurrentRequests,
+    maxConcurrentBodyBytes,
   };
 }

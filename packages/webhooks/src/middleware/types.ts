@@ -16,6 +16,22 @@ export interface MiddlewareOptions {
   timeout?: number;
   /** Largest accepted body in bytes; larger ones get 413 without being buffered. Default 25 MiB. */
   maxPayloadBytes?: number;
+  /**
+   * Milliseconds a request body may take to arrive, from the time the middleware starts reading
+   * it; slower ones get 408 and their connection is closed. Default 30000.
+   */
+  bodyTimeout?: number;
+  /**
+   * Requests this middleware handles at once (from reading the body to the answer); more get
+   * 429 with `Retry-After`. Default 1024.
+   */
+  maxConcurrentRequests?: number;
+  /**
+   * Body bytes this middleware buffers at once, over all requests (declared `Content-Length`s are
+   * reserved up front); a request that would pass it gets 503 with `Retry-After`. At least
+   * `maxPayloadBytes`. Default 100 MiB (or `maxPayloadBytes`, when larger).
+   */
+  maxConcurrentBodyBytes?: number;
 }
 
 export interface ResolvedMiddlewareOptions {
@@ -23,6 +39,9 @@ export interface ResolvedMiddlewareOptions {
   log: Logger;
   timeout: number;
   maxPayloadBytes: number;
+  bodyTimeout: number;
+  maxConcurrentRequests: number;
+  maxConcurrentBodyBytes: number;
 }
 
 /** A response the core decided on; adapters turn it into a Node or Web response. */
@@ -37,6 +56,23 @@ export interface MiddlewareResponse {
 /** Receives the body bytes (or text), or the `WebhooksError` (413, 500, 400) that stopped it. */
 export type BodyCallback = (error: unknown, body?: Uint8Array | string) => void;
 
+/** What one request's body may use while it is read. */
+export interface BodyAllowance {
+  /** Largest body, in bytes (413 beyond it). */
+  readonly maxPayloadBytes: number;
+  /**
+   * Called with each chunk's size as it arrives (not for bodies a framework already holds).
+   * `false`: the middleware's shared byte budget is spent; stop reading and fail with the
+   * error `exceeded()` returns.
+   */
+  take(bytes: number): boolean;
+  /** The error to fail with after `take` returned `false` (503). */
+  exceeded(): Error;
+}
+
+/** Stops a body read that is still running (the deadline passed); `done` is then not called. */
+export type AbortBodyRead = () => void;
+
 /** How the core reads one kind of request (Node `IncomingMessage`, Web `Request`). */
 export interface RequestAdapter<TRequest> {
   /** Path without query, or `null` when the URL cannot be parsed. */
@@ -44,6 +80,6 @@ export interface RequestAdapter<TRequest> {
   getMethod(request: TRequest): string;
   /** Header value by lower-case name; `undefined` when absent. */
   getHeader(request: TRequest, name: string): string | undefined;
-  /** Reads the exact body and calls `done` once, with an error or the body. */
-  readBody(request: TRequest, maxPayloadBytes: number, done: BodyCallback): void;
+  /** Reads the exact body and calls `done` once, with an error or the body, unless aborted. */
+  readBody(request: TRequest, allowance: BodyAllowance, done: BodyCallback): AbortBodyRead;
 }

@@ -17,7 +17,15 @@ export function sendHttp(
       headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     }
     const outgoing = httpRequest(
-      { host: '127.0.0.1', port, method: req.method ?? 'POST', path: req.path ?? '/', headers },
+      // A fresh connection each time: a server that closed one must not fail the next request.
+      {
+        host: '127.0.0.1',
+        port,
+        method: req.method ?? 'POST',
+        path: req.path ?? '/',
+        headers,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,15 +1,19 @@
 import { invalidParameter } from '../errors.js';
 import { type ParamSpec, quote, splitList } from './param-spec.js';
 
-/** A boolean query parameter: `true`/`false` (also `1`/`0`), case-insensitive. */
+/**
+ * A boolean query parameter: `true`/`false` (also `1`/`0`), case-insensitive. A flag present
+ * without a value (`?exclude_spam_tokens` or `?exclude_spam_tokens=`) means true, as the peer's
+ * clients send it; only an absent parameter takes the fallback.
+ */
 export function booleanParam(fallback: boolean, description: string): ParamSpec<boolean> {
   return {
     schema: { type: 'boolean', default: fallback },
     description,
     parse(raw, name) {
-      if (raw === undefined || raw === '') return fallback;
-      const value = raw.toLowerCase();
-      if (value === 'true' || value === '1') return true;
+      if (raw === undefined) return fallback;
+      const value = raw.trim().toLowerCase();
+      if (value === '' || value === 'true' || value === '1') return true;
       if (value === 'false' || value === '0') return false;
       throw invalidParameter(name, `${quote(raw)} is not a boolean (true or false)`);
     },

@@ -12,7 +12,8 @@ export interface ParamSpec<T> {
   readonly schema: JsonSchema;
   readonly description?: string;
   readonly required?: boolean;
-  /** `raw` is undefined when absent; an empty string counts as absent for optional parameters. */
+  /** `raw` is undefined when absent; an empty string counts as absent for optional parameters
+   * (booleans read it as true: a bare flag). */
   parse(raw: string | undefined, name: string): T;
 }
 

@@ -74,6 +74,11 @@ describe('booleans and enums', () => {
     expect(flag.parse(undefined, 'exclude_unpriced')).toBe(false);
     expect(flag.parse('TRUE', 'exclude_unpriced')).toBe(true);
     expect(flag.parse('0', 'exclude_unpriced')).toBe(false);
+    // A bare flag (`?exclude_unpriced` or `?exclude_unpriced=`) is true, whatever the fallback.
+    expect(flag.parse('', 'exclude_unpriced')).toBe(true);
+    expect(booleanParam(true, '').parse('', 'filter_spam')).toBe(true);
+    expect(booleanParam(true, '').parse(undefined, 'filter_spam')).toBe(true);
+    expect(booleanParam(true, '').parse('false', 'filter_spam')).toBe(false);
     for (const bad of ['yes', 'tru', '2', 'null']) {
       expect400(() => flag.parse(bad, 'exclude_unpriced'), 'exclude_unpriced');
     }

@@ -2,8 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Queryable, QueryResult } from '@sluice/db';
 import type { Pool } from 'pg';
 
-/** The store as the routes read it: any Queryable, plus the pg pool when it is PostgreSQL. */
-export type ReadDb = Queryable & { readonly pgPool?: Pool | undefined };
+/**
+ * The store as the routes read it: any Queryable, plus the pg pool when it is PostgreSQL, or a
+ * `queryPrepared` of its own when reads are spread over several servers (the read router).
+ */
+export type ReadDb = Queryable & {
+  readonly pgPool?: Pool | undefined;
+  queryPrepared?<Row>(name: string, sql: string, params: unknown[]): Promise<QueryResult<Row>>;
+};
 
 // Statement texts come from a handful of builders, so this stays small.
 const names = new Map<string, string>();
@@ -19,12 +25,13 @@ export async function preparedQuery<Row>(
   sql: string,
   params: unknown[],
 ): Promise<QueryResult<Row>> {
-  if (!db.pgPool) return db.query<Row>(sql, params);
+  if (!db.pgPool && !db.queryPrepared) return db.query<Row>(sql, params);
   let name = names.get(sql);
   if (!name) {
     name = `api_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
     names.set(sql, name);
   }
+  if (!db.pgPool) return db.queryPrepared!<Row>(name, sql, params);
   const result = await db.pgPool.query({ name, text: sql, values: params });
   return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
 }

@@ -1,28 +1,77 @@
 import { describe, expect, it } from 'vitest';
+import { Invalidation, walletDeps } from './cache-deps.js';
 import { nextMinute } from './next-minute.js';
 import { type CacheFill, ResponseCache } from './response-cache.js';
 
-const body = (text: string): CacheFill => ({ body: { parts: [Buffer.from(text)] } });
+const walletA = '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const walletB = '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+const body = (text: string, wallet = walletA): CacheFill => ({
+  body: { parts: [Buffer.from(text)] },
+  deps: walletDeps(wallet, [1]),
+});
+const walletChange = (wallet: string) => new Invalidation().add('w:1', new Set([wallet.slice(2)]));
 
 describe('ResponseCache', () => {
-  it('serves a hit only for the same store version and before expiry', async () => {
+  it('serves a hit until a change names what it was built from, and before expiry', async () => {
     let now = 1_000;
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 500, now: () => now });
     let fills = 0;
     const fill = async () => body(`v${++fills}`);
-    expect((await cache.getOrFill('a', 1, fill)).outcome).toBe('miss');
-    const hit = await cache.getOrFill('a', 1, fill);
+    const fillB = async () => body(`b${++fills}`, walletB);
+    expect((await cache.getOrFill('a', fill)).outcome).toBe('miss');
+    expect((await cache.getOrFill('b', fillB)).outcome).toBe('miss');
+    const hit = await cache.getOrFill('a', fill);
     expect(hit.outcome).toBe('hit');
     expect(hit.body.parts[0]!.toString()).toBe('v1');
-    // The store moved on: recompute.
-    const changed = await cache.getOrFill('a', 2, fill);
+    // Wallet A changed: A's answer is recomputed, B's stays.
+    cache.invalidate(walletChange(walletA));
+    const changed = await cache.getOrFill('a', fill);
     expect(changed.outcome).toBe('miss');
-    expect(changed.body.parts[0]!.toString()).toBe('v2');
+    expect(changed.body.parts[0]!.toString()).toBe('v3');
+    expect((await cache.getOrFill('b', fillB)).outcome).toBe('hit');
+    // Everything on chain 1.
+    cache.invalidate(new Invalidation().add('*:1', 'all'));
+    expect((await cache.getOrFill('b', fillB)).outcome).toBe('miss');
     now += 499;
-    expect((await cache.getOrFill('a', 2, fill)).outcome).toBe('hit');
-    now += 1;
-    expect((await cache.getOrFill('a', 2, fill)).outcome).toBe('miss');
-    expect(fills).toBe(3);
+    expect((await cache.getOrFill('a', fill)).outcome).toBe('miss');
+    expect((await cache.getOrFill('a', fill)).outcome).toBe('hit');
+    now += 500;
+    expect((await cache.getOrFill('a', fill)).outcome).toBe('miss');
+    expect(fills).toBe(6);
+  });
+
+  it('does not keep a fill that a change of its dependencies overtook', async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = (wallet: string) => async () => {
+      await gate;
+      return body('read before the change', wallet);
+    };
+    const a = cache.getOrFill('a', slow(walletA));
+    const b = cache.getOrFill('b', slow(walletB));
+    // A's change commits while both reads run.
+    cache.invalidate(walletChange(walletA));
+    release();
+    expect((await a).outcome).toBe('miss');
+    expect((await b).outcome).toBe('miss');
+    expect((await cache.getOrFill('a', async () => body('after'))).outcome).toBe('miss');
+    expect((await cache.getOrFill('b', async () => body('after', walletB))).outcome).toBe('hit');
+  });
+
+  it('bounds history dependencies by time: a change from a later time keeps the answer', async () => {
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
+    const fill = async (): Promise<CacheFill> => ({
+      body: { parts: [Buffer.from('x')] },
+      deps: [{ group: 'h:1', key: 'native', bound: 1_000 }],
+    });
+    await cache.getOrFill('k', fill);
+    cache.invalidate(new Invalidation().add('h:1', new Set(['native']), 1_001));
+    expect((await cache.getOrFill('k', fill)).outcome).toBe('hit');
+    cache.invalidate(new Invalidation().add('h:1', 'all', 1_000));
+    expect((await cache.getOrFill('k', fill)).outcome).toBe('miss');
   });
 
   it('honours an earlier expiry given by the fill, serving the old body while one refresh runs', async () => {
@@ -40,23 +89,23 @@ describe('ResponseCache', () => {
       if (n > 1) await new Promise<void>((resolve) => (release = resolve));
       return { ...body(`minute ${n}`), expiresAt: now + 100 };
     };
-    await cache.getOrFill('k', 1, fill);
+    await cache.getOrFill('k', fill);
     now = 10_099;
-    expect((await cache.getOrFill('k', 1, fill)).outcome).toBe('hit');
+    expect((await cache.getOrFill('k', fill)).outcome).toBe('hit');
     now = 10_100;
     // Past the clock boundary: the old body at once, one refresh behind it for everybody.
-    const stale = await Promise.all([cache.getOrFill('k', 1, fill), cache.getOrFill('k', 1, fill)]);
+    const stale = await Promise.all([cache.getOrFill('k', fill), cache.getOrFill('k', fill)]);
     expect(stale.map((r) => r.outcome)).toEqual(['stale', 'stale']);
     expect(stale[0]!.body.parts[0]!.toString()).toBe('minute 1');
     expect(fills).toBe(2);
     release!();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const fresh = await cache.getOrFill('k', 1, fill);
+    const fresh = await cache.getOrFill('k', fill);
     expect(fresh.outcome).toBe('hit');
     expect(fresh.body.parts[0]!.toString()).toBe('minute 2');
     // Too far past the boundary (refresh never came back): computed while the caller waits.
     now += 100 + 1_000;
-    const waited = cache.getOrFill('k', 1, fill);
+    const waited = cache.getOrFill('k', fill);
     await new Promise((resolve) => setTimeout(resolve, 0));
     release!();
     expect((await waited).outcome).toBe('miss');
@@ -65,9 +114,10 @@ describe('ResponseCache', () => {
   it('never serves a stale body across a store change', async () => {
     let now = 0;
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000, now: () => now });
-    await cache.getOrFill('k', 1, async () => ({ ...body('old'), expiresAt: 100 }));
+    await cache.getOrFill('k', async () => ({ ...body('old'), expiresAt: 100 }));
     now = 150;
-    const next = await cache.getOrFill('k', 2, async () => body('new'));
+    cache.invalidate(walletChange(walletA));
+    const next = await cache.getOrFill('k', async () => body('new'));
     expect(next.outcome).toBe('miss');
     expect(next.body.parts[0]!.toString()).toBe('new');
   });
@@ -84,14 +134,26 @@ describe('ResponseCache', () => {
       await gate;
       return body('shared');
     };
-    const pending = Array.from({ length: 20 }, () => cache.getOrFill('k', 7, fill));
+    const pending = Array.from({ length: 20 }, () => cache.getOrFill('k', fill));
     release();
     const results = await Promise.all(pending);
     expect(fills).toBe(1);
     expect(results.filter((r) => r.outcome === 'miss')).toHaveLength(1);
     expect(results.filter((r) => r.outcome === 'shared')).toHaveLength(19);
-    // A caller at a newer version does not take the older computation.
-    expect((await cache.getOrFill('k', 8, async () => body('newer'))).outcome).toBe('miss');
+    // A caller after a change does not take a computation that started before it.
+    let late!: () => void;
+    const started = cache.getOrFill('j', async () => {
+      await new Promise<void>((resolve) => {
+        late = resolve;
+      });
+      return body('older');
+    });
+    cache.invalidate(walletChange(walletB));
+    const after = cache.getOrFill('j', async () => body('newer'));
+    late();
+    expect((await started).outcome).toBe('miss');
+    expect((await after).outcome).toBe('miss');
+    expect((await after).body.parts[0]!.toString()).toBe('newer');
   });
 
   it('does not keep failures: every caller sees the error and the next call retries', async () => {
@@ -100,28 +162,28 @@ describe('ResponseCache', () => {
       throw new Error('database down');
     };
     await expect(
-      Promise.all([cache.getOrFill('k', 1, failing), cache.getOrFill('k', 1, failing)]),
+      Promise.all([cache.getOrFill('k', failing), cache.getOrFill('k', failing)]),
     ).rejects.toThrow('database down');
     expect(cache.size).toBe(0);
-    expect((await cache.getOrFill('k', 1, async () => body('ok'))).outcome).toBe('miss');
-    expect((await cache.getOrFill('k', 1, async () => body('ok'))).outcome).toBe('hit');
+    expect((await cache.getOrFill('k', async () => body('ok'))).outcome).toBe('miss');
+    expect((await cache.getOrFill('k', async () => body('ok'))).outcome).toBe('hit');
   });
 
   it('evicts the least recently used entries past its byte budget and skips huge bodies', async () => {
     const cache = new ResponseCache({ maxBytes: 1_000, maxAgeMs: 60_000 });
     const fill = (n: number) => async () => body('x'.repeat(n));
-    for (const key of ['a', 'b', 'c', 'd']) await cache.getOrFill(key, 1, fill(240));
+    for (const key of ['a', 'b', 'c', 'd']) await cache.getOrFill(key, fill(240));
     expect(cache.size).toBe(4);
-    await cache.getOrFill('a', 1, fill(240)); // a is now the most recent
-    await cache.getOrFill('e', 1, fill(240)); // 5 x 241 > 1,000: evicts b, the oldest
+    await cache.getOrFill('a', fill(240)); // a is now the most recent
+    await cache.getOrFill('e', fill(240)); // 5 x 241 > 1,000: evicts b, the oldest
     expect(cache.size).toBe(4);
     expect(cache.bytes).toBeLessThanOrEqual(1_000);
-    expect((await cache.getOrFill('a', 1, fill(240))).outcome).toBe('hit');
-    expect((await cache.getOrFill('c', 1, fill(240))).outcome).toBe('hit');
-    expect((await cache.getOrFill('b', 1, fill(240))).outcome).toBe('miss');
+    expect((await cache.getOrFill('a', fill(240))).outcome).toBe('hit');
+    expect((await cache.getOrFill('c', fill(240))).outcome).toBe('hit');
+    expect((await cache.getOrFill('b', fill(240))).outcome).toBe('miss');
     // Over a quarter of the budget: answered, never kept.
-    expect((await cache.getOrFill('huge', 1, fill(400))).outcome).toBe('miss');
-    expect((await cache.getOrFill('huge', 1, fill(400))).outcome).toBe('miss');
+    expect((await cache.getOrFill('huge', fill(400))).outcome).toBe('miss');
+    expect((await cache.getOrFill('huge', fill(400))).outcome).toBe('miss');
   });
 });
 

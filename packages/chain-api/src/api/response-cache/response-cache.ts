@@ -1,3 +1,6 @@
+import type { Dep, Invalidation } from './cache-deps.js';
+import { DependencyIndex } from './dependency-index.js';
+
 /** A response body kept as bytes: `parts` joined with the per-request values between them. */
 export interface CachedBody {
   /** Serialized JSON split around the slots filled per request (request/response times). */
@@ -22,41 +25,70 @@ export interface ResponseCacheOptions {
   now?: () => number;
 }
 
+/**
+ * A body whose prices are applied at response time: the cache keeps the rows it was rendered
+ * from and renders them again when a price they show has changed.
+ */
+export interface LiveBody {
+  /** A price the body shows changed since it was rendered. */
+  outdated(): boolean;
+  /** The body rendered again with current prices; undefined when the rows cannot (reload). */
+  refresh(): Promise<CachedBody | undefined>;
+}
+
 interface Entry {
-  version: number;
+  deps: readonly Dep[];
   expiresAt: number;
   /** Past `expiresAt` but before this, served while a refresh runs (clock expiry only). */
   staleUntil: number;
   bytes: number;
+  /** Bytes the kept rows of a live body take, roughly. */
+  retained: number;
   body: CachedBody;
+  live: LiveBody | undefined;
+  repricing: Promise<CachedBody | undefined> | undefined;
 }
 
 export interface CacheFill {
   body: CachedBody;
   /** Earlier expiry than `maxAgeMs` (epoch ms), for answers that depend on the clock. */
   expiresAt?: number | undefined;
+  /** What the answer was built from; a change to any of them drops it. */
+  deps: readonly Dep[];
+  live?: LiveBody | undefined;
+  /** False: answer this caller, keep nothing. */
+  keep?: boolean | undefined;
 }
 
-export type CacheOutcome = 'hit' | 'miss' | 'shared' | 'stale';
+export type CacheOutcome = 'hit' | 'miss' | 'shared' | 'stale' | 'repriced';
+
+/** Invalidations remembered for fills still running; a fill older than all of them is not kept. */
+const LOG_SIZE = 1_024;
 
 /**
- * An in-process LRU of serialized responses, each tagged with the store version it was computed
- * under: an entry is served only while the version is unchanged and it has not expired.
- * Concurrent misses of one key share one computation, so 50 clients polling the same wallet
- * right after a block cost one query, not 50.
+ * An in-process LRU of serialized responses, each with what it was built from (`Dep`s): a store
+ * change drops exactly the entries depending on what it names, and a price change re-renders
+ * the live ones showing that price. A fill that a change overtook while it ran is answered but
+ * not kept. Concurrent misses of one key share one computation, so 50 clients polling the same
+ * wallet right after a block cost one query, not 50.
  *
  * @example
  * const cache = new ResponseCache({ maxBytes: 64 << 20, maxAgeMs: 30_000 });
- * const { body } = await cache.getOrFill(url, version.current(), async () => ({ body: render() }));
+ * const { body } = await cache.getOrFill(url, async () => ({ body: render(), deps }));
+ * cache.invalidate(invalidationOf(change));
  */
 export class ResponseCache {
   readonly #entries = new Map<string, Entry>();
-  readonly #inflight = new Map<string, { version: number; fill: Promise<CacheFill> }>();
+  readonly #inflight = new Map<string, { seq: number; fill: Promise<CacheFill> }>();
+  readonly #index = new DependencyIndex();
+  /** Recent invalidations, oldest first, with the sequence number each one took. */
+  readonly #log: { seq: number; inv: Invalidation | 'all' }[] = [];
   readonly #maxBytes: number;
   readonly #maxAgeMs: number;
   readonly #staleMs: number;
   readonly #now: () => number;
   #bytes = 0;
+  #seq = 0;
 
   constructor(opts: ResponseCacheOptions) {
     this.#maxBytes = opts.maxBytes;
@@ -75,59 +107,129 @@ export class ResponseCache {
   }
 
   /**
-   * The body for `key` at store `version`: cached, shared with a computation in flight, or
-   * computed by `fill` and kept. A failing `fill` is not cached (each caller sees the error).
+   * The body for `key`: cached (re-rendered first if a price it shows changed), shared with a
+   * computation in flight, or computed by `fill` and kept. A failing `fill` is not cached.
    */
   async getOrFill(
     key: string,
-    version: number,
     fill: () => Promise<CacheFill>,
   ): Promise<{ body: CachedBody; outcome: CacheOutcome }> {
     const entry = this.#entries.get(key);
     if (entry) {
       const now = this.#now();
-      if (entry.version === version && entry.expiresAt > now) {
-        // Refresh recency: Map iteration order is the eviction order.
-        this.#entries.delete(key);
-        this.#entries.set(key, entry);
-        return { body: entry.body, outcome: 'hit' };
-      }
-      if (entry.version === version && entry.staleUntil > now) {
-        if (this.#inflight.get(key)?.version !== version) {
-          // A failed refresh leaves the stale entry; past staleUntil callers see the error.
-          this.#fill(key, version, fill).catch(() => {});
+      const fresh = entry.expiresAt > now;
+      if (fresh || entry.staleUntil > now) {
+        let body = entry.body;
+        let repriced = false;
+        if (entry.live?.outdated()) {
+          const again = await this.#reprice(key, entry);
+          if (again) {
+            body = again;
+            repriced = true;
+          }
         }
-        return { body: entry.body, outcome: 'stale' };
+        if (this.#entries.get(key) === entry || repriced) {
+          // Refresh recency: Map iteration order is the eviction order.
+          if (this.#entries.delete(key)) this.#entries.set(key, entry);
+          if (!fresh && this.#inflight.get(key)?.seq !== this.#seq) {
+            // A failed refresh leaves the stale entry; past staleUntil callers see the error.
+            this.#fill(key, fill).catch(() => {});
+          }
+          return { body, outcome: repriced ? 'repriced' : fresh ? 'hit' : 'stale' };
+        }
+      } else {
+        this.#delete(key, entry);
       }
-      this.#delete(key, entry);
     }
     const pending = this.#inflight.get(key);
-    if (pending && pending.version === version) {
+    if (pending && pending.seq === this.#seq) {
       return { body: (await pending.fill).body, outcome: 'shared' };
     }
-    return { body: (await this.#fill(key, version, fill)).body, outcome: 'miss' };
+    return { body: (await this.#fill(key, fill)).body, outcome: 'miss' };
   }
 
+  /** Drops the entries a store change names (and fills in flight that read before it). */
+  invalidate(inv: Invalidation): void {
+    if (inv.empty) return;
+    this.#remember(inv);
+    for (const key of this.#index.matching(inv)) {
+      const entry = this.#entries.get(key);
+      if (entry) this.#delete(key, entry);
+    }
+  }
+
+  /** Drops everything (a change of unknown extent, or changes missed). */
   clear(): void {
+    this.#remember('all');
     this.#entries.clear();
+    this.#index.clear();
     this.#bytes = 0;
   }
 
-  async #fill(key: string, version: number, fill: () => Promise<CacheFill>): Promise<CacheFill> {
+  #remember(inv: Invalidation | 'all'): void {
+    const seq = ++this.#seq;
+    // Only fills still running read the log: keep what is newer than the oldest of them.
+    let oldest = seq;
+    for (const { seq: started } of this.#inflight.values()) oldest = Math.min(oldest, started);
+    let drop = 0;
+    while (drop < this.#log.length && this.#log[drop]!.seq <= oldest) drop++;
+    if (drop > 0) this.#log.splice(0, drop);
+    if (this.#inflight.size > 0) this.#log.push({ seq, inv });
+    if (this.#log.length > LOG_SIZE) this.#log.shift();
+  }
+
+  /** Whether a change since `seq` touches `deps` (or is too old to tell). */
+  #overtaken(seq: number, deps: readonly Dep[]): boolean {
+    if (seq === this.#seq) return false;
+    const first = this.#log[0];
+    // Every change after `seq` must still be in the log (it keeps those since the oldest fill).
+    if (!first || first.seq > seq + 1) return true;
+    for (let i = this.#log.length - 1; i >= 0 && this.#log[i]!.seq > seq; i--) {
+      const { inv } = this.#log[i]!;
+      if (inv === 'all' || inv.matches(deps)) return true;
+    }
+    return false;
+  }
+
+  #reprice(key: string, entry: Entry): Promise<CachedBody | undefined> {
+    entry.repricing ??= (async () => {
+      try {
+        const body = await entry.live!.refresh();
+        if (this.#entries.get(key) !== entry) return body;
+        if (!body) {
+          this.#delete(key, entry);
+          return undefined;
+        }
+        const bytes = bodyBytes(body, key) + entry.retained;
+        this.#bytes += bytes - entry.bytes;
+        entry.bytes = bytes;
+        entry.body = body;
+        return body;
+      } finally {
+        entry.repricing = undefined;
+      }
+    })();
+    return entry.repricing;
+  }
+
+  async #fill(key: string, fill: () => Promise<CacheFill>): Promise<CacheFill> {
+    const seq = this.#seq;
     const started = fill();
-    const mine = { version, fill: started };
+    const mine = { seq, fill: started };
     this.#inflight.set(key, mine);
     try {
       const result = await started;
-      this.#store(key, version, result);
+      if (result.keep !== false && !this.#overtaken(seq, result.deps)) this.#store(key, result);
       return result;
     } finally {
       if (this.#inflight.get(key) === mine) this.#inflight.delete(key);
     }
   }
 
-  #store(key: string, version: number, result: CacheFill): void {
-    const bytes = result.body.parts.reduce((sum, part) => sum + part.length, 0) + key.length;
+  #store(key: string, result: CacheFill): void {
+    // Rows kept for re-rendering take about what their rendering does.
+    const retained = result.live ? bodyBytes(result.body, '') : 0;
+    const bytes = bodyBytes(result.body, key) + retained;
     // One huge response must not flush everything else.
     if (bytes > this.#maxBytes / 4) return;
     const hardExpiry = this.#now() + this.#maxAgeMs;
@@ -136,7 +238,17 @@ export class ResponseCache {
       expiresAt < hardExpiry ? Math.min(hardExpiry, expiresAt + this.#staleMs) : expiresAt;
     const previous = this.#entries.get(key);
     if (previous) this.#delete(key, previous);
-    this.#entries.set(key, { version, expiresAt, staleUntil, bytes, body: result.body });
+    this.#entries.set(key, {
+      deps: result.deps,
+      expiresAt,
+      staleUntil,
+      bytes,
+      retained,
+      body: result.body,
+      live: result.live,
+      repricing: undefined,
+    });
+    this.#index.add(key, result.deps);
     this.#bytes += bytes;
     for (const [oldKey, old] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;
@@ -146,6 +258,11 @@ export class ResponseCache {
 
   #delete(key: string, entry: Entry): void {
     this.#entries.delete(key);
+    this.#index.remove(key, entry.deps);
     this.#bytes -= entry.bytes;
   }
+}
+
+function bodyBytes(body: CachedBody, key: string): number {
+  return body.parts.reduce((sum, part) => sum + part.length, 0) + key.length;
 }

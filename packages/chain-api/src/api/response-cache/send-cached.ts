@@ -1,13 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches, strongEtag } from '../http-cache.js';
-import type { CachedBody, ResponseCache } from './response-cache.js';
-import type { StoreVersion } from './store-version.js';
+import type { Dep } from './cache-deps.js';
+import type { LivePrices, PricedTokens, PriceLookup } from './live-prices.js';
+import type { CachedBody, CacheFill, LiveBody, ResponseCache } from './response-cache.js';
 
-/** The response cache and the store version it is keyed on; absent: caching is off. */
+/** The response cache and what keeps it right; absent: caching is off. */
 export interface ResponseCaching {
   cache: ResponseCache;
-  version: StoreVersion;
+  /** Whether store changes are being followed; false (listener down): every request bypasses. */
+  following(): boolean;
+  /**
+   * Current prices applied at response time. Absent (global invalidation): prices come with the
+   * rows from the store, and any change drops every answer anyway.
+   */
+  prices?: LivePrices | undefined;
 }
 
 /** The per-request fields a cached body leaves open. */
@@ -26,6 +33,25 @@ export interface SendCachedOptions {
   etag?: boolean | undefined;
   /** Epoch ms after which the answer may differ even without a store change (clock-relative). */
   expiresAt?: number | undefined;
+  /** What the answer depends on, known before it is built (the wallet or token, the chains). */
+  deps: readonly Dep[];
+}
+
+type Body = Record<string, unknown> | unknown[];
+
+/**
+ * An answer built in two steps, so the cache can keep what `load` read and render it again:
+ * `load` queries the store; `render` shapes the body, taking current prices from `prices` when
+ * given (cached answers), else from the loaded rows (computed from the store, as without cache).
+ */
+export interface AnswerSource<T> {
+  load(): Promise<T>;
+  /** Undefined when the rows cannot show these prices (a token gained its first price): reload. */
+  render(data: T, times: ResponseTimes, prices: PriceLookup | undefined): Body | undefined;
+  /** The (chain, token) prices `render` reads from `prices`. */
+  priced?(data: T): PricedTokens;
+  /** Dependencies found in the data (collections shown, history read). */
+  deps?(data: T): readonly Dep[];
 }
 
 // Random per process, so no string stored on chain (a token name) can collide with a slot.
@@ -38,40 +64,50 @@ const QUOTED_RESPONSE_SLOT = Buffer.from(`"${RESPONSE_SLOT}"`);
 const slotTimes: ResponseTimes = { request_time: REQUEST_SLOT, response_time: RESPONSE_SLOT };
 
 /**
- * Sends the JSON body `build` produces (serialized by the route's response schema), reusing the
- * bytes of an earlier identical request while the store has not changed. Everything that makes
- * a request different (auth, rate limit, parameter checks, readiness) runs before this; the
- * cache key is the full URL with host, since the body can link back to this server.
+ * Sends the JSON body `source` produces (serialized by the route's response schema), reusing the
+ * bytes of an earlier identical request until a store change names something it depends on
+ * (re-rendering them when only a price it shows moved). Everything that makes a request
+ * different (auth, rate limit, parameter checks, readiness) runs before this; the cache key is
+ * the full URL with host, since the body can link back to this server. `source` may also be a
+ * plain builder, for answers with no prices to apply.
  *
  * @example
- * return sendCached(request, reply, ctx.caching, { cacheable: true, cacheControl: 'no-cache' },
+ * return sendCached(request, reply, ctx.caching,
+ *   { cacheable: true, cacheControl: 'no-cache', deps: walletDeps(wallet, chainIds) },
  *   async () => ({ entries: await load() }));
  */
-export async function sendCached(
+export async function sendCached<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   caching: ResponseCaching | undefined,
   opts: SendCachedOptions,
-  build: (times: ResponseTimes) => Promise<Record<string, unknown>>,
+  source: AnswerSource<T> | ((times: ResponseTimes) => Promise<Body>),
 ): Promise<FastifyReply> {
-  const render = async () => {
-    const text = String(reply.serialize(await build(slotTimes)));
-    return { body: toCachedBody(text, opts), expiresAt: opts.expiresAt };
+  const answer: AnswerSource<unknown> =
+    typeof source === 'function'
+      ? { load: () => source(slotTimes), render: (body) => body as Body }
+      : (source as AnswerSource<unknown>);
+  const serialize = (body: Body) => toCachedBody(String(reply.serialize(body)), opts);
+  const fromStore = async () => {
+    const body = answer.render(await answer.load(), slotTimes, undefined);
+    if (!body) throw new Error('an answer rendered from its own rows must exist');
+    return serialize(body);
   };
   let body: CachedBody;
-  const version = caching?.version.current();
   if (!caching) {
-    body = (await render()).body;
+    body = await fromStore();
   } else if (
-    version === undefined ||
+    !caching.following() ||
     !opts.cacheable ||
     /\bno-cache\b/i.test(String(request.headers['cache-control'] ?? ''))
   ) {
-    body = (await render()).body;
+    body = await fromStore();
     reply.header('x-cache', 'bypass');
   } else {
     const key = `${request.protocol}://${request.host}${request.url}`;
-    const result = await caching.cache.getOrFill(key, version, render);
+    const result = await caching.cache.getOrFill(key, () =>
+      fillFrom(answer, opts, caching.prices, serialize),
+    );
     body = result.body;
     reply.header('x-cache', result.outcome === 'shared' ? 'hit' : result.outcome);
   }
@@ -83,6 +119,58 @@ export async function sendCached(
     }
   }
   return reply.type('application/json; charset=utf-8').send(joinBody(body, opts.requestTime));
+}
+
+/** A cache fill: the data loaded once, rendered with live prices when it shows any. */
+async function fillFrom<T>(
+  source: AnswerSource<T>,
+  opts: SendCachedOptions,
+  prices: LivePrices | undefined,
+  serialize: (body: Body) => CachedBody,
+): Promise<CacheFill> {
+  const data = await source.load();
+  const deps = source.deps ? [...opts.deps, ...source.deps(data)] : opts.deps;
+  const priced = prices && source.priced?.(data);
+  if (prices && priced && priced.size > 0) {
+    const live = new LiveRender(prices, priced, (lookup) => {
+      const body = source.render(data, slotTimes, lookup);
+      return body && serialize(body);
+    });
+    const body = await live.refresh();
+    if (body) return { body, expiresAt: opts.expiresAt, deps, live };
+    // Prices moved past what the rows were loaded for: answer from the rows, keep nothing.
+    return { body: serialize(source.render(data, slotTimes, undefined)!), deps, keep: false };
+  }
+  const body = source.render(data, slotTimes, undefined);
+  if (!body) throw new Error('an answer rendered from its own rows must exist');
+  return { body: serialize(body), expiresAt: opts.expiresAt, deps };
+}
+
+/** A cached body that follows the live prices it shows. */
+class LiveRender implements LiveBody {
+  #tick = -1;
+
+  constructor(
+    private readonly prices: LivePrices,
+    private readonly tokens: PricedTokens,
+    private readonly render: (lookup: PriceLookup) => CachedBody | undefined,
+  ) {}
+
+  outdated(): boolean {
+    return this.prices.changedSince(this.tokens, this.#tick);
+  }
+
+  async refresh(): Promise<CachedBody | undefined> {
+    for (;;) {
+      await this.prices.ensure(this.tokens);
+      // Synchronous from here: no change can land between the check and the render.
+      if (!this.prices.loaded(this.tokens)) continue;
+      const tick = this.prices.tick;
+      const body = this.render(this.prices.lookup);
+      this.#tick = tick;
+      return body;
+    }
+  }
 }
 
 function toCachedBody(text: string, opts: SendCachedOptions): CachedBody {

@@ -15,9 +15,12 @@ import {
   type TokenRef,
 } from '../queries/activity-query.js';
 import { chainsNotReady } from '../readiness.js';
+import { type Dep, historyDep, walletDeps } from '../response-cache/cache-deps.js';
+import type { PriceLookup } from '../response-cache/live-prices.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { activityResponseSchema } from '../schemas/activity-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
+import { walletBackfillGate } from '../wallet-backfill.js';
 
 export const activityTypes = [
   'approve',
@@ -50,14 +53,22 @@ export interface ActivityPrice {
   pool_size: number | null;
 }
 
+/** Whether the feed query joins a current price to the row (moved native or ERC20, no swap). */
+function priceEligible(row: ActivityRow): boolean {
+  return (row.asset_type === 'native' || row.asset_type === 'erc20') && row.type !== 'swap';
+}
+
+const priceToken = (row: ActivityRow) => row.token_address ?? 'native';
+
 /**
- * Prices of a page's rows: the price at each row's block time when the history has one, else
- * the current price; NFTs, swaps and calls carry none. One history lookup per page.
+ * The price of each row at its block time, for the rows priced now (a current price or pool):
+ * null when the history has none then (the current price applies), undefined for rows not
+ * priced (NFTs, swaps, calls, unpriced tokens). One history lookup per page.
  */
-async function pricePage(
+async function loadPriceHistory(
   rows: readonly ActivityRow[],
   pricing: PricingLookups | undefined,
-): Promise<(ActivityPrice | undefined)[]> {
+): Promise<(number | null | undefined)[]> {
   const priced = rows.map((row) => row.current_price !== null || row.pool_size !== null);
   const wanted = rows.filter((_, i) => priced[i]);
   const atTime =
@@ -65,17 +76,65 @@ async function pricePage(
       ? await pricing.pricesAt(
           wanted.map((row) => ({
             chainId: row.chain_id,
-            token: row.token_address ?? 'native',
+            token: priceToken(row),
             time: new Date(row.block_time * 1000),
           })),
         )
       : [];
   let next = 0;
-  return rows.map((row, i) => {
-    if (!priced[i]) return undefined;
-    const price = atTime[next++] ?? row.current_price;
-    return price === null ? undefined : { price_usd: price, pool_size: row.pool_size };
-  });
+  return rows.map((_, i) => (priced[i] ? (atTime[next++] ?? null) : undefined));
+}
+
+/**
+ * Prices of a page's rows: the price at each row's block time when the history has one, else
+ * the current price (from `prices` when given, else as the query joined it); NFTs, swaps and
+ * calls carry none. Undefined when a row is priced now but its history was not looked up.
+ */
+function pricePage(
+  rows: readonly ActivityRow[],
+  history: readonly (number | null | undefined)[],
+  prices: PriceLookup | undefined,
+): (ActivityPrice | undefined)[] | undefined {
+  const out: (ActivityPrice | undefined)[] = [];
+  for (const [i, row] of rows.entries()) {
+    const live = prices && priceEligible(row) ? prices(row.chain_id, priceToken(row)) : undefined;
+    const current = live === undefined ? row.current_price : (live?.price_usd ?? null);
+    const poolSize = live === undefined ? row.pool_size : (live?.pool_size ?? null);
+    if (current === null && poolSize === null) {
+      out.push(undefined);
+      continue;
+    }
+    const atTime = history[i];
+    if (atTime === undefined) return undefined;
+    const price = atTime ?? current;
+    out.push(price === null ? undefined : { price_usd: price, pool_size: poolSize });
+  }
+  return out;
+}
+
+/** The current prices a page shows, and the history it read (to the latest block time per token). */
+function activityPriceDeps(
+  rows: readonly ActivityRow[],
+  history: readonly (number | null | undefined)[],
+  chains: ReadonlyMap<number, ChainConfig>,
+): { tokens: Map<number, string[]>; deps: Dep[] } {
+  const tokens = new Map<number, string[]>();
+  const deps: Dep[] = [];
+  for (const [i, row] of rows.entries()) {
+    if (priceEligible(row)) {
+      const list = tokens.get(row.chain_id) ?? [];
+      list.push(priceToken(row));
+      tokens.set(row.chain_id, list);
+    }
+    if (history[i] === undefined) continue;
+    // Tokens quoted in the wrapped native are valued with its history at the same time.
+    const wrapped = chains.get(row.chain_id)?.wrappedNative?.toLowerCase() ?? 'native';
+    deps.push(
+      historyDep(row.chain_id, priceToken(row), row.block_time),
+      historyDep(row.chain_id, wrapped, row.block_time),
+    );
+  }
+  return { tokens, deps };
 }
 
 function tokenRefMetadata(ref: TokenRef | null): Record<string, unknown> | undefined {
@@ -92,11 +151,15 @@ function stringValue(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-/** Maps a stored row to the peer's activity item. */
+/**
+ * Maps a stored row to the peer's activity item. `logoOf` (token address or 'native' to a logo
+ * URL, from the token list and chain registry) fills `logo` in the token metadata objects.
+ */
 export function shapeActivityItem(
   row: ActivityRow,
   chain: ChainConfig,
   price: ActivityPrice | undefined,
+  logoOf?: (token: string) => string | undefined,
 ): Record<string, unknown> {
   const item: Record<string, unknown> = {
     chain_id: row.chain_id,
@@ -135,7 +198,11 @@ export function shapeActivityItem(
       item.value_usd = usdValue(row.value, decimals, price.price_usd);
     }
   }
-  if (metadata) item.token_metadata = metadata;
+  if (metadata) {
+    const token = row.asset_type === 'native' ? 'native' : row.token_address;
+    if (token) setIfPresent(metadata, 'logo', logoOf?.(token));
+    item.token_metadata = metadata;
+  }
 
   const extra = row.extra ?? {};
   if (row.type === 'call' && extra.function && typeof extra.function === 'object') {
@@ -162,7 +229,11 @@ export function shapeActivityItem(
         extra[`${side}_token_address`] === 'native'
           ? { symbol: chain.nativeSymbol, decimals: chain.nativeDecimals, name: chain.nativeName }
           : tokenRefMetadata(side === 'from' ? row.from_token : row.to_token);
-      if (ref) item[`${side}_token_metadata`] = ref;
+      if (ref) {
+        const token = extra[`${side}_token_address`];
+        if (typeof token === 'string') setIfPresent(ref, 'logo', logoOf?.(token));
+        item[`${side}_token_metadata`] = ref;
+      }
     }
   }
   return item;
@@ -231,44 +302,61 @@ export function activityRoute(ctx: ApiContext) {
         }
         const notReady = await chainsNotReady(ctx.statusSource, chains);
         if (notReady.length > 0) warnings.push(chainsNotReadyWarning(notReady, 'Activity'));
+        const complete = await walletBackfillGate(ctx, reply, address, chains, warnings);
 
+        const chainIds = chains.map((c) => c.chainId);
+        const byId = new Map(chains.map((c) => [c.chainId, c]));
         return sendCached(
           request,
           reply,
           ctx.caching,
           {
             // A page that warns about a chain still indexing changes once it is ready.
-            cacheable: notReady.length === 0,
+            cacheable: notReady.length === 0 && complete,
             cacheControl: 'private, max-age=0, must-revalidate',
             etag: true,
+            deps: walletDeps(address, chainIds),
           },
-          async () => {
-            const rows =
-              chains.length === 0
-                ? []
-                : await selectActivity(ctx.db, {
-                    wallet: address,
-                    chainIds: chains.map((c) => c.chainId),
-                    types: query.activity_type,
-                    assetTypes: query.asset_type,
-                    tokens: query.token_address,
-                    after,
-                    limit: query.limit + 1,
-                  });
-            const page = rows.slice(0, query.limit);
-            const prices = await pricePage(page, ctx.pricing);
-            const byId = new Map(chains.map((c) => [c.chainId, c]));
-            const body: Record<string, unknown> = {
-              activity: page.map((row, i) =>
-                shapeActivityItem(row, byId.get(row.chain_id)!, prices[i]),
-              ),
-            };
-            if (warnings.length > 0) body.warnings = warnings;
-            const last = page.at(-1);
-            if (rows.length > query.limit && last) {
-              body.next_offset = ctx.cursors.encode(scope, activityKey(last));
-            }
-            return body;
+          {
+            load: async () => {
+              const rows =
+                chains.length === 0
+                  ? []
+                  : await selectActivity(ctx.db, {
+                      wallet: address,
+                      chainIds,
+                      types: query.activity_type,
+                      assetTypes: query.asset_type,
+                      tokens: query.token_address,
+                      after,
+                      limit: query.limit + 1,
+                    });
+              const page = rows.slice(0, query.limit);
+              return { rows, page, history: await loadPriceHistory(page, ctx.pricing) };
+            },
+            priced: ({ page, history }) => activityPriceDeps(page, history, byId).tokens,
+            deps: ({ page, history }) => activityPriceDeps(page, history, byId).deps,
+            render: ({ rows, page, history }, _times, livePrices) => {
+              const prices = pricePage(page, history, livePrices);
+              if (!prices) return undefined;
+              const links = ctx.pricing?.tokenLinks;
+              const body: Record<string, unknown> = {
+                activity: page.map((row, i) =>
+                  shapeActivityItem(
+                    row,
+                    byId.get(row.chain_id)!,
+                    prices[i],
+                    links && ((token) => links(row.chain_id, token)?.logo),
+                  ),
+                ),
+              };
+              if (warnings.length > 0) body.warnings = warnings;
+              const last = page.at(-1);
+              if (rows.length > query.limit && last) {
+                body.next_offset = ctx.cursors.encode(scope, activityKey(last));
+              }
+              return body;
+            },
           },
         );
       },

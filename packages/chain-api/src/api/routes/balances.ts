@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { shapeBalances } from '../balance-shape.js';
 import { chainIdsParam, resolveChains } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
+import { asOfParam, blockNumberParam, pastBlockRequest } from '../history/past-block.js';
+import { sendHistoricalBalances } from '../history/send-historical-balances.js';
 import { walletAddressParam } from '../params/address-params.js';
 import { booleanParam, enumListParam, enumParam } from '../params/choice-params.js';
 import { historicalPricesParam, limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
-import { type BalanceKey, selectBalances } from '../queries/balances-query.js';
+import { selectBalances } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { type Dep, walletDeps } from '../response-cache/cache-deps.js';
 import { nextMinute } from '../response-cache/next-minute.js';
 import { type SendCachedOptions, sendCached } from '../response-cache/send-cached.js';
 import { balancesResponseSchema } from '../schemas/balance-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
+import { walletBackfillGate } from '../wallet-backfill.js';
+import { balancesPageAnswer, decodeBalanceCursor } from './balances-page.js';
 
 export const metadataParam = enumListParam(
   ['logo', 'url', 'pools'] as const,
@@ -34,12 +38,15 @@ const queryParams = defineParams({
   historical_prices: historicalPricesParam,
   offset: cursorParam,
   limit: limitParam({ min: 1, max: 1000, fallback: 1000 }),
+  block_number: blockNumberParam,
+  as_of: asOfParam,
 });
 
 /** How balance answers are cached: per-request times; with history, only until the minute ends. */
 export function balanceCaching(
   requestTime: Date,
   historicalPrices: readonly number[] | undefined,
+  deps: readonly Dep[],
 ): SendCachedOptions {
   return {
     cacheable: true,
@@ -47,16 +54,8 @@ export function balanceCaching(
     requestTime,
     // historical_prices is relative to now, resolved to the minute.
     expiresAt: historicalPrices ? nextMinute(requestTime) : undefined,
+    deps,
   };
-}
-
-function isBalanceKey(key: readonly (string | number)[]): key is BalanceKey {
-  return (
-    key.length === 3 &&
-    Number.isInteger(key[0]) &&
-    (key[1] === 0 || key[1] === 1) &&
-    typeof key[2] === 'string'
-  );
 }
 
 /** GET /v1/evm/balances/{address} */
@@ -70,7 +69,7 @@ export function balancesRoute(ctx: ApiContext) {
           tags: ['balances'],
           summary: 'Token balances of a wallet',
           description:
-            'Native and ERC20 balances of every token the wallet touched, with USD prices, values and pool liquidity computed from on-chain pools. Ordered by chain, native first, then token address; paginated with `next_offset`. Errors are JSON `{message}`.',
+            "Native and ERC20 balances of every token the wallet touched, with USD prices, values and pool liquidity computed from on-chain pools. Ordered by chain, native first, then token address; paginated with `next_offset`. Errors are JSON `{message}`.\n\nWith `block_number` or `as_of` (beyond the peer), the same answer as it was at the end of that past block of the one chain named by `chain_ids`, from stored history: prices at the block's time, `block_number`/`block_time` added. A block above the last indexed one, below the first, or a time outside the indexed range is a 400.",
           operationId: 'getEvmBalances',
           params: pathParams.schema,
           querystring: queryParams.schema,
@@ -81,6 +80,8 @@ export function balancesRoute(ctx: ApiContext) {
         const requestTime = new Date();
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);
+        const past = pastBlockRequest(query.block_number, query.as_of);
+        if (past) return sendHistoricalBalances(ctx, request, reply, address, query, past);
         const { chains, warnings } = resolveChains(ctx.registry, query.chain_ids, {
           resultNoun: 'Balances',
           docsUrl: supportedChainsUrl(request),
@@ -94,30 +95,37 @@ export function balancesRoute(ctx: ApiContext) {
           query.exclude_spam_tokens,
           query.exclude_unpriced,
         ].join('|');
-        let after: BalanceKey | undefined;
-        if (query.offset) {
-          const key = ctx.cursors.decode(scope, query.offset);
-          if (!isBalanceKey(key)) throw ctx.cursors.invalid();
-          after = key;
-        }
+        const after = decodeBalanceCursor(ctx, scope, query.offset);
         await assertChainsReady(ctx.statusSource, chains);
+        const complete = await walletBackfillGate(ctx, reply, address, chains, warnings);
 
         const stablecoins =
           query.asset_class === 'stablecoin'
             ? chains.flatMap((c) => c.stablecoins.map((a) => [c.chainId, a] as const))
             : undefined;
+        const chainIds = chains.map((c) => c.chainId);
         return sendCached(
           request,
           reply,
           ctx.caching,
-          balanceCaching(requestTime, query.historical_prices),
-          async (times) => {
-            const rows =
+          {
+            ...balanceCaching(requestTime, query.historical_prices, walletDeps(address, chainIds)),
+            cacheable: complete,
+          },
+          balancesPageAnswer({
+            ctx,
+            address,
+            chains,
+            query,
+            warnings,
+            scope,
+            requestTime,
+            rows: async () =>
               chains.length === 0 || (stablecoins && stablecoins.length === 0)
                 ? []
                 : await selectBalances(ctx.db, {
                     wallet: address,
-                    chainIds: chains.map((c) => c.chainId),
+                    chainIds,
                     only: query.filters,
                     tokens: stablecoins && {
                       chainIds: stablecoins.map(([id]) => id),
@@ -128,31 +136,8 @@ export function balancesRoute(ctx: ApiContext) {
                     withPools: query.metadata?.includes('pools'),
                     after,
                     limit: query.limit + 1,
-                  });
-            const page = rows.slice(0, query.limit);
-            const balances = await shapeBalances(
-              page,
-              new Map(chains.map((c) => [c.chainId, c])),
-              {
-                historicalOffsets: query.historical_prices,
-                metadata: query.metadata,
-                lowLiquidityUsd: ctx.lowLiquidityUsd,
-              },
-              requestTime,
-              ctx.pricing,
-            );
-            const body: Record<string, unknown> = { wallet_address: address, balances };
-            if (warnings.length > 0) body.warnings = warnings;
-            const last = page.at(-1);
-            if (rows.length > query.limit && last) {
-              body.next_offset = ctx.cursors.encode(scope, [
-                last.chain_id,
-                last.kind,
-                last.address,
-              ]);
-            }
-            return { ...body, ...times };
-          },
+                  }),
+          }),
         );
       },
     );

@@ -14,9 +14,11 @@ import {
   selectCollectibles,
 } from '../queries/collectibles-query.js';
 import { chainsNotReady } from '../readiness.js';
+import { collectionDep, spamDep, walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { collectiblesResponseSchema } from '../schemas/collectible-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
+import { walletBackfillGate } from '../wallet-backfill.js';
 
 const pathParams = defineParams({ address: walletAddressParam });
 const queryParams = defineParams({
@@ -117,41 +119,55 @@ export function collectiblesRoute(ctx: ApiContext) {
         }
         const notReady = await chainsNotReady(ctx.statusSource, chains);
         if (notReady.length > 0) warnings.push(chainsNotReadyWarning(notReady, 'Collectibles'));
+        const complete = await walletBackfillGate(ctx, reply, address, chains, warnings);
 
+        const chainIds = chains.map((c) => c.chainId);
         return sendCached(
           request,
           reply,
           ctx.caching,
-          { cacheable: notReady.length === 0, cacheControl: 'private, no-cache', requestTime },
-          async (times) => {
-            const rows =
+          {
+            cacheable: notReady.length === 0 && complete,
+            cacheControl: 'private, no-cache',
+            requestTime,
+            // Hidden spam is in no row: any verdict change on the chain may show or hide some.
+            deps: [
+              ...walletDeps(address, chainIds),
+              ...(query.filter_spam ? chainIds.map(spamDep) : []),
+            ],
+          },
+          {
+            load: async () =>
               chains.length === 0
                 ? []
                 : await selectCollectibles(ctx.db, {
                     wallet: address,
-                    chainIds: chains.map((c) => c.chainId),
+                    chainIds,
                     hideSpam: query.filter_spam,
                     after,
                     limit: query.limit + 1,
-                  });
-            const page = rows.slice(0, query.limit);
-            const byId = new Map(chains.map((c) => [c.chainId, c]));
-            const body: Record<string, unknown> = {
-              address,
-              entries: page.map((row) =>
-                shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
-              ),
-            };
-            if (warnings.length > 0) body.warnings = warnings;
-            const last = page.at(-1);
-            if (rows.length > query.limit && last) {
-              body.next_offset = ctx.cursors.encode(scope, [
-                last.chain_id,
-                last.contract,
-                last.token_id,
-              ]);
-            }
-            return { ...body, ...times };
+                  }),
+            deps: (rows) => rows.map((row) => collectionDep(row.chain_id, row.contract)),
+            render: (rows, times) => {
+              const page = rows.slice(0, query.limit);
+              const byId = new Map(chains.map((c) => [c.chainId, c]));
+              const body: Record<string, unknown> = {
+                address,
+                entries: page.map((row) =>
+                  shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
+                ),
+              };
+              if (warnings.length > 0) body.warnings = warnings;
+              const last = page.at(-1);
+              if (rows.length > query.limit && last) {
+                body.next_offset = ctx.cursors.encode(scope, [
+                  last.chain_id,
+                  last.contract,
+                  last.token_id,
+                ]);
+              }
+              return { ...body, ...times };
+            },
           },
         );
       },

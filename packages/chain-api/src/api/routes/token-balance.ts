@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { shapeBalances } from '../balance-shape.js';
+import { shapeBalanceRows } from '../balance-shape.js';
 import { chainIdsParam, resolveSingleChain } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { tokenOrNativeParam, walletAddressParam } from '../params/address-params.js';
@@ -7,10 +7,12 @@ import { historicalPricesParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { type BalanceRow, selectBalances } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { tokenDeps, walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { singleBalanceResponseSchema } from '../schemas/balance-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
 import { balanceCaching, metadataParam } from './balances.js';
+import { balanceAnswer } from './balances-page.js';
 
 const pathParams = defineParams({
   address: walletAddressParam,
@@ -50,14 +52,26 @@ export function tokenBalanceRoute(ctx: ApiContext) {
         });
         await assertChainsReady(ctx.statusSource, chains);
         const chain = chains[0];
+        const withPools = query.metadata?.includes('pools');
         return sendCached(
           request,
           reply,
           ctx.caching,
-          balanceCaching(requestTime, query.historical_prices),
-          async (times) => {
-            let balances: Record<string, unknown>[] = [];
-            if (chain) {
+          balanceCaching(
+            requestTime,
+            query.historical_prices,
+            chain ? walletDeps(address, [chain.chainId]) : [],
+          ),
+          balanceAnswer({
+            ctx,
+            chains,
+            limit: 1,
+            historicalPrices: query.historical_prices,
+            requestTime,
+            withPools,
+            priceFiltered: false,
+            rows: async () => {
+              if (!chain) return [];
               const rows = await selectBalances(ctx.db, {
                 wallet: address,
                 chainIds: [chain.chainId],
@@ -67,31 +81,40 @@ export function tokenBalanceRoute(ctx: ApiContext) {
                     ? undefined
                     : { chainIds: [chain.chainId], addresses: [token] },
                 includeZero: true,
-                withPools: query.metadata?.includes('pools'),
+                withPools,
                 limit: 1,
               });
               if (rows.length === 0) rows.push(await zeroBalance(ctx, chain.chainId, token));
-              balances = await shapeBalances(
-                rows,
-                new Map([[chain.chainId, chain]]),
-                {
-                  historicalOffsets: query.historical_prices,
-                  metadata: query.metadata,
-                  lowLiquidityUsd: ctx.lowLiquidityUsd,
-                },
-                requestTime,
-                ctx.pricing,
-              );
-            }
-            const body: Record<string, unknown> = {
-              request_time: times.request_time,
-              wallet_address: address,
-              balances,
-            };
-            if (warnings.length > 0) body.warnings = warnings;
-            body.response_time = times.response_time;
-            return body;
-          },
+              return rows;
+            },
+            // Not held: the answer shows what the store knows of the token, which can change
+            // without the wallet.
+            moreDeps: (rows) =>
+              chain && rows[0]?.amount === '0' ? tokenDeps(chain.chainId, token) : [],
+            body: (rows, history, times) => {
+              const balances = chain
+                ? shapeBalanceRows(
+                    rows,
+                    new Map([[chain.chainId, chain]]),
+                    {
+                      historicalOffsets: query.historical_prices,
+                      metadata: query.metadata,
+                      lowLiquidityUsd: ctx.lowLiquidityUsd,
+                    },
+                    history,
+                    ctx.pricing,
+                  )
+                : [];
+              const body: Record<string, unknown> = {
+                request_time: times.request_time,
+                wallet_address: address,
+                balances,
+              };
+              if (warnings.length > 0) body.warnings = warnings;
+              body.response_time = times.response_time;
+              return body;
+            },
+          }),
         );
       },
     );

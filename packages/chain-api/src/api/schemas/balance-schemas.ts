@@ -54,6 +54,15 @@ export const balancesResponseSchema: JsonSchema = {
     next_offset: nextOffsetSchema,
     request_time: { type: 'string', format: 'date-time' },
     response_time: { type: 'string', format: 'date-time' },
+    block_number: {
+      type: 'integer',
+      description: 'With `block_number`/`as_of`: the block the balances are as of (its end).',
+    },
+    block_time: {
+      type: 'string',
+      format: 'date-time',
+      description: "With `block_number`/`as_of`: that block's timestamp (prices are as of it).",
+    },
   },
 };
 

@@ -36,6 +36,17 @@ export const messageErrorSchema: JsonSchema = {
   properties: { message: { type: 'string' } },
 };
 export const textErrorSchema: JsonSchema = { type: 'string' };
+export const detailErrorSchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['message', 'code'],
+      properties: { message: { type: 'string' }, code: { type: 'string' } },
+    },
+  },
+};
 
 const json = (schema: JsonSchema, description: string) => ({
   description,
@@ -47,11 +58,18 @@ const text = (description: string) => ({
 });
 
 /** The documented error responses of an endpoint, in its error format. */
-export function errorResponses(format: 'text' | 'message' | 'error', with503: boolean) {
+export function errorResponses(format: 'text' | 'message' | 'error' | 'detail', with503: boolean) {
   const body = (description: string) =>
     format === 'text'
       ? text(description)
-      : json(format === 'message' ? messageErrorSchema : gatewayErrorSchema, description);
+      : json(
+          format === 'message'
+            ? messageErrorSchema
+            : format === 'detail'
+              ? detailErrorSchema
+              : gatewayErrorSchema,
+          description,
+        );
   return {
     400: body('Invalid address or query parameter; the message names the parameter.'),
     401: json(gatewayErrorSchema, 'Missing or invalid API key.'),

@@ -25,7 +25,8 @@ interface SignalRow {
 }
 
 /**
- * Scores the collections due for it (never scored, marked dirty, or older than `maxAgeMs`) and
+ * Scores the collections due for it (never scored, marked dirty, asked for by new transfers
+ * (`rescore_after`), or older than `maxAgeMs`) and
  * stores `spam_score`, `is_spam`, `spam_explanations` in `nft_collections`, where the API reads
  * them. Returns the number of collections scored.
  *
@@ -40,7 +41,8 @@ export async function computeSpamScores(
   const { rows } = await db.query<SignalRow>(
     `with due as (
        select chain_id, contract, name, symbol, first_seen_at from nft_collections
-        where (scored_at is null or scored_at < now() - make_interval(secs => $2::double precision / 1000))
+        where (scored_at is null or rescore_after <= now()
+               or scored_at < now() - make_interval(secs => $2::double precision / 1000))
           and ($3::int[] is null or chain_id = any($3::int[]))
         order by scored_at nulls first
         limit $1
@@ -81,6 +83,9 @@ function toSignals(row: SignalRow): CollectionSignals {
       if (typeof attribute.value === 'string') texts.push(attribute.value);
     }
   }
+  const tokenUris = samples.map((s) => s.uri).filter((uri): uri is string => uri !== null);
+  // A metadata URI behind a link shortener hides where the document lives: same signal.
+  urls.push(...tokenUris.filter((uri) => !uri.startsWith('data:')));
   return {
     chainId: row.chain_id,
     contract: row.contract,
@@ -88,7 +93,7 @@ function toSignals(row: SignalRow): CollectionSignals {
     sales: Number(row.sales),
     uniqueBuyers: Number(row.buyers),
     uniqueSellers: Number(row.sellers),
-    tokenUris: samples.map((s) => s.uri).filter((uri): uri is string => uri !== null),
+    tokenUris,
     texts,
     urls,
     storedOverride: row.override ?? undefined,
@@ -103,7 +108,8 @@ async function storeScore(
 ): Promise<void> {
   await db.query(
     `update nft_collections
-        set spam_score = $3, is_spam = $4, spam_explanations = $5::jsonb, scored_at = now()
+        set spam_score = $3, is_spam = $4, spam_explanations = $5::jsonb, scored_at = now(),
+            rescore_after = null
       where chain_id = $1 and contract = $2`,
     [chainId, contract, score.score, score.isSpam, JSON.stringify(score.explanations)],
   );

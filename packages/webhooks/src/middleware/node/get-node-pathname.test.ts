@@ -9,6 +9,9 @@ describe('getNodePathname', () => {
     ['/api/hosting/webhooks#frag', '/api/hosting/webhooks'],
     ['/a?b#c', '/a'],
     ['/', '/'],
+    ['//', '/'],
+    ['///', '/'],
+    ['//?x=1', '/'],
     ['http://host.test/api/hosting/webhooks/?q', '/api/hosting/webhooks'],
     ['//evil.test/api/hosting/webhooks', '/api/hosting/webhooks'],
   ])('%s -> %s', (url, expected) => {

@@ -20,6 +20,8 @@ export function getNodePathname(url: string | undefined): string | null {
     if (hash !== -1 && hash < end) end = hash;
     return normalizeTrailingSlashes(end === url.length ? url : url.slice(0, end));
   }
+  // `//`, `///?x`: only slashes is the root (as for the peer), not an empty authority.
+  if (/^\/+(?:[?#]|$)/.test(url)) return '/';
   try {
     return normalizeTrailingSlashes(new URL(url, 'http://localhost').pathname);
   } catch {

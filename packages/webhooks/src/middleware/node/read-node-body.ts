@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { BodyAlreadyParsedError, PayloadTooLargeError, RequestBodyError } from '../../errors.js';
-import type { BodyCallback } from '../types.js';
+import type { AbortBodyRead, BodyAllowance, BodyCallback } from '../types.js';
 
 /** Fields frameworks add to Node requests. */
 export interface NodeRequestWithBody extends IncomingMessage {
@@ -17,19 +17,22 @@ const RAW_BODY_HELP =
  * The exact body bytes of a Node request: `req.rawBody` (Buffer/Uint8Array) or a string or
  * bytes `req.body` left by a framework or serverless platform, else the stream, read with a
  * running size check. Fails with `PayloadTooLargeError` (413) as soon as the declared or
- * received size passes `maxPayloadBytes` and with `BodyAlreadyParsedError` (500) at once when a
- * body parser consumed the stream without keeping the raw bytes. Calls `done` exactly once.
+ * received size passes `maxPayloadBytes`, with the allowance's error (503) when the middleware's
+ * shared byte budget is spent, and with `BodyAlreadyParsedError` (500) at once when a body
+ * parser consumed the stream without keeping the raw bytes. Calls `done` exactly once, unless
+ * the returned function aborts the read first (the middleware's body deadline).
  *
  * @example
  * ```ts
- * readNodeBody(req, 25 * 1024 * 1024, (error, bytes) => { ... });
+ * const abort = readNodeBody(req, admission, (error, bytes) => { ... });
  * ```
  */
 export function readNodeBody(
   request: NodeRequestWithBody,
-  maxPayloadBytes: number,
+  allowance: BodyAllowance,
   done: BodyCallback,
-): void {
+): AbortBodyRead {
+  const { maxPayloadBytes } = allowance;
   const { rawBody, body } = request;
   const given =
     rawBody instanceof Uint8Array || typeof rawBody === 'string'
@@ -41,7 +44,7 @@ export function readNodeBody(
     const size = typeof given === 'string' ? Buffer.byteLength(given) : given.length;
     if (size > maxPayloadBytes) done(new PayloadTooLargeError(maxPayloadBytes));
     else done(undefined, given);
-    return;
+    return noop;
   }
   // body-parser marks consumed requests with `_body`; `readableEnded` covers every other reader.
   if (request.readableEnded || (request as { _body?: unknown })._body === true) {
@@ -54,21 +57,29 @@ export function readNodeBody(
         details: `${what}, so the signature cannot be checked; ${RAW_BODY_HELP}`,
       }),
     );
-    return;
+    return noop;
   }
   const declared = request.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxPayloadBytes) {
     done(new PayloadTooLargeError(maxPayloadBytes));
-    return;
+    return noop;
   }
-  readStream(request, maxPayloadBytes, done);
+  return readStream(request, allowance, done);
 }
+
+function noop(): void {}
 
 /**
  * Collects the request stream. Chunks are kept as the HTTP parser hands them over (each is
  * already a copy) and joined once at the end; a body that arrives in one chunk is not copied.
+ * Chunks are dropped as soon as the read fails or is aborted, so nothing large outlives it.
  */
-function readStream(request: IncomingMessage, maxPayloadBytes: number, done: BodyCallback): void {
+function readStream(
+  request: IncomingMessage,
+  allowance: BodyAllowance,
+  done: BodyCallback,
+): AbortBodyRead {
+  const { maxPayloadBytes } = allowance;
   let first: Buffer | undefined;
   let rest: Buffer[] | undefined;
   let size = 0;
@@ -77,27 +88,30 @@ function readStream(request: IncomingMessage, maxPayloadBytes: number, done: Bod
     request.removeListener('end', onEnd);
     request.removeListener('error', onError);
     request.removeListener('close', onClose);
+    first = undefined;
+    rest = undefined;
+  };
+  const stop = (error: Error): void => {
+    cleanup();
+    // Stop reading; the response closes the connection instead of draining the rest.
+    request.pause();
+    done(error);
   };
   const onData = (chunk: Buffer): void => {
     size += chunk.length;
-    if (size > maxPayloadBytes) {
-      cleanup();
-      // Stop reading; the 413 response closes the connection instead of draining the rest.
-      request.pause();
-      first = undefined;
-      rest = undefined;
-      done(new PayloadTooLargeError(maxPayloadBytes));
-      return;
-    }
-    if (first === undefined) first = chunk;
+    if (size > maxPayloadBytes) stop(new PayloadTooLargeError(maxPayloadBytes));
+    else if (!allowance.take(chunk.length)) stop(allowance.exceeded());
+    else if (first === undefined) first = chunk;
     else if (rest === undefined) rest = [chunk];
     else rest.push(chunk);
   };
   const onEnd = (): void => {
+    const head = first;
+    const tail = rest;
     cleanup();
-    if (first === undefined) done(undefined, Buffer.alloc(0));
-    else if (rest === undefined) done(undefined, first);
-    else done(undefined, Buffer.concat([first, ...rest], size));
+    if (head === undefined) done(undefined, Buffer.alloc(0));
+    else if (tail === undefined) done(undefined, head);
+    else done(undefined, Buffer.concat([head, ...tail], size));
   };
   const onError = (error: Error): void => {
     cleanup();
@@ -111,4 +125,8 @@ function readStream(request: IncomingMessage, maxPayloadBytes: number, done: Bod
   request.on('end', onEnd);
   request.on('error', onError);
   request.on('close', onClose);
+  return () => {
+    cleanup();
+    request.pause();
+  };
 }

@@ -11,11 +11,18 @@ import type {
 } from '../types.js';
 import { readWebBody } from './read-web-body.js';
 
-/** A handler for Web-standard runtimes; `next` answers requests for other paths. */
-export type WebMiddleware = (
-  request: Request,
-  next?: () => Response | Promise<Response>,
-) => Promise<Response>;
+/** What a Web middleware's `next` may return. */
+type WebNextResult = Response | Promise<Response>;
+
+/**
+ * A handler for Web-standard runtimes; `next` answers requests for other paths. It may come
+ * second, or third as in `@octokit/webhooks` (`middleware(request, undefined, next)`); a second
+ * argument that is not a function (Deno's `info`, Bun's `server`) is ignored.
+ */
+export interface WebMiddleware {
+  (request: Request, next?: () => WebNextResult): Promise<Response>;
+  (request: Request, response: unknown, next?: () => unknown): Promise<Response>;
+}
 
 const encoder = new TextEncoder();
 
@@ -29,9 +36,7 @@ const webAdapter: RequestAdapter<Request> = {
   },
   getMethod: (request) => request.method,
   getHeader: (request, name) => request.headers.get(name) ?? undefined,
-  readBody: (request, maxPayloadBytes, done) => {
-    readWebBody(request, maxPayloadBytes).then((body) => done(undefined, body), done);
-  },
+  readBody: readWebBody,
 };
 
 function toResponse(outcome: MiddlewareResponse): Response {
@@ -45,9 +50,9 @@ function toResponse(outcome: MiddlewareResponse): Response {
 
 /**
  * Receives deliveries on Web-standard runtimes (Deno, Bun, Cloudflare Workers, Vercel/Netlify
- * functions, Hono...): takes a `Request`, resolves a `Response`. Requests for other paths get a
- * 404 JSON `{ error }` (or whatever `next()` returns when given), so misrouted deliveries are
- * visible at the provider.
+ * functions, Hono...): takes a `Request`, resolves a `Response`. Requests for other paths call
+ * `next()` when given and resolve what it returns when that is a `Response`; otherwise they get
+ * a 404 JSON `{ error }`, so misrouted deliveries are visible at the provider.
  *
  * @example
  * ```ts
@@ -67,13 +72,21 @@ export function createWebMiddleware(
     webhooks,
     resolveMiddlewareOptions(webhooks, options),
   );
-  return async function sluiceWebhooksWebMiddleware(request, next) {
+  return async function sluiceWebhooksWebMiddleware(
+    request: Request,
+    second?: unknown,
+    third?: unknown,
+  ): Promise<Response> {
     const outcome = await new Promise<MiddlewareOutcome>((resolve) => handle(request, resolve));
     if (outcome !== null) return toResponse(outcome);
-    if (next) return next();
+    const next = typeof second === 'function' ? second : typeof third === 'function' ? third : null;
+    if (next !== null) {
+      const result: unknown = await next();
+      if (result instanceof Response) return result;
+    }
     const error = new UnknownRouteError({
       details: `${request.method} ${webAdapter.getPathname(request) ?? request.url}`,
     });
     return toResponse(jsonError(error.status, error.message));
-  };
+  } as WebMiddleware;
 }

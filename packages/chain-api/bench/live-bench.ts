@@ -1,0 +1,196 @@
+/**
+ * The API benchmark's live case (issue 17): reads while blocks keep coming. A writer process
+ * (bench/live-writer.ts) commits a block every 250 ms through the indexer's write path, touching
+ * 1,000 random wallets of 100,000 (and re-pricing a few tokens), while 50 connections read a mix
+ * (activity page 1, balances, collectibles, a single token balance) across the 10,000 light
+ * wallets. The same run measures the cache as it was (`RESPONSE_CACHE_INVALIDATION=global`: any
+ * change drops everything) and as it is (`scoped`), plus a bare node:http floor for the mix's
+ * mean body size.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startCli } from '../test/support/cli-process.js';
+import type { BenchStore } from './seed-bench-store.js';
+
+export interface LiveRun {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface LiveBenchOptions {
+  databaseUrl: string;
+  key: string;
+  store: BenchStore;
+  connections: number;
+  duration: number;
+  log(message: string): void;
+  /** Runs the floor server for a body size (api-bench.ts's static floor). */
+  floor(size: number): Promise<LiveRun>;
+}
+
+const blockMs = Number(process.env.LIVE_BLOCK_MS ?? 250);
+const touch = Number(process.env.LIVE_TOUCH ?? 1_000);
+const universe = Number(process.env.LIVE_UNIVERSE ?? 100_000);
+
+/** The mix: one of four endpoints of one of the light wallets, each equally likely. */
+function mixPaths(store: BenchStore): string[] {
+  return store.light.flatMap((wallet, w) => [
+    `/v1/evm/activity/${wallet}`,
+    `/v1/evm/balances/${wallet}`,
+    `/v1/evm/collectibles/${wallet}`,
+    // A token the wallet holds (seed-bench-store.ts gives light wallet w tokens (3w + k) % 200).
+    `/v1/evm/balances/${wallet}/token/${store.tokens[(w * 3) % 200]!.address}?chain_ids=1`,
+  ]);
+}
+
+/** Starts the writer; resolves once it commits blocks. `stop` returns its stats line. */
+async function startWriter(databaseUrl: string): Promise<{ stop(): Promise<string> }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./live-writer.ts', import.meta.url))],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        LIVE_READ_WALLETS: String(Number(process.env.BENCH_LIGHT_WALLETS ?? 10_000)),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout!.on('data', (chunk) => {
+    out += String(chunk);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopped: Promise<string> | undefined;
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (out.includes('ready\n')) resolve();
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`live writer exited with ${code}`)));
+  });
+  return {
+    stop() {
+      stopped ??= (async () => {
+        child.kill('SIGTERM');
+        await exited;
+        return (
+          out
+            .split('\n')
+            .filter((line) => line.startsWith('{'))
+            .at(-1) ?? '{}'
+        );
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** One mode: its own server, the writer running, every URL fetched once, then measured. */
+async function runMode(
+  opts: LiveBenchOptions,
+  mode: 'global' | 'scoped',
+  paths: string[],
+): Promise<{ run: LiveRun; bytes: number; responses: number }> {
+  const server = await startCli(['serve', '--no-index'], {
+    DATABASE_URL: opts.databaseUrl,
+    RPC_URL_1: 'http://127.0.0.1:9',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '10000000',
+    RESPONSE_CACHE_INVALIDATION: mode,
+    // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
+    RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
+  });
+  const writer = await startWriter(opts.databaseUrl);
+  try {
+    const headers = { 'x-sim-api-key': opts.key, 'accept-encoding': 'identity' };
+    let next = 0;
+    // Every URL once (in order), so the measured run starts from a full cache, as a server
+    // that has been up for a while would.
+    await autocannon({
+      url: server.url,
+      connections: opts.connections,
+      amount: paths.length,
+      headers,
+      requests: [
+        { method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) },
+      ],
+    });
+    const outcomes = new Map<string, number>();
+    let bytes = 0;
+    let responses = 0;
+    const measure = (seconds: number, count: boolean) =>
+      autocannon({
+        url: server.url,
+        connections: opts.connections,
+        duration: seconds,
+        headers,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (req) => ({
+              ...req,
+              path: paths[Math.floor(Math.random() * paths.length)]!,
+            }),
+            onResponse: (_status, body, _context, responseHeaders) => {
+              if (!count) return;
+              const outcome = String(responseHeaders?.['x-cache'] ?? 'none');
+              outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+              bytes += body?.length ?? 0;
+              responses++;
+            },
+          },
+        ],
+      });
+    await measure(2, false);
+    const result = await measure(opts.duration, true);
+    const writerStats = await writer.stop();
+    const shares = [...outcomes]
+      .sort((x, y) => y[1] - x[1])
+      .map(([outcome, n]) => `${outcome} ${((100 * n) / Math.max(1, responses)).toFixed(1)}%`)
+      .join(', ');
+    const run: LiveRun = {
+      name: `live mix while indexing, ${mode === 'global' ? 'global invalidation (before #17)' : 'scoped invalidation'}`,
+      reqPerSec: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts + result.non2xx,
+    };
+    opts.log(
+      `${run.name}: ${run.reqPerSec} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}; x-cache: ${shares}; writer: ${writerStats}`,
+    );
+    return { run, bytes, responses };
+  } finally {
+    await writer.stop().catch(() => '');
+    await server.stop();
+  }
+}
+
+/**
+ * The live case: global, then scoped invalidation, then the floor for the mix's mean body size.
+ *
+ * @example
+ * rows.push(...(await benchLive({ databaseUrl, key, store, connections: 50, duration: 8, log, floor })));
+ */
+export async function benchLive(opts: LiveBenchOptions): Promise<LiveRun[]> {
+  opts.log(
+    `\nlive case: a block every ${blockMs} ms touching ${touch} of ${universe} wallets; mix over ${opts.store.light.length} wallets`,
+  );
+  const paths = mixPaths(opts.store);
+  const global = await runMode(opts, 'global', paths);
+  const scoped = await runMode(opts, 'scoped', paths);
+  const mean = Math.round(scoped.bytes / Math.max(1, scoped.responses));
+  const floor = await opts.floor(Math.max(2, mean));
+  return [
+    global.run,
+    scoped.run,
+    { ...floor, name: `floor: bare node:http, fixed ${mean} B body (live mix mean)` },
+  ];
+}

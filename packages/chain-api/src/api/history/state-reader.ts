@@ -1,0 +1,104 @@
+import type { ChainConfig } from '../../chains/chain-config.js';
+import { readBalances } from '../../reconcile/read-balances.js';
+import { createRpcClient, type RpcClient } from '../../rpc/index.js';
+
+/** Balances the node reports at one past block; null = the node could not say (not archive, down). */
+export interface NodeBalances {
+  native: bigint | null;
+  tokens: (bigint | null)[];
+}
+
+/**
+ * Reads balances at a past block from a chain's node: what the store cannot derive from events
+ * (native balances between two refreshes, tokens that rebase, reflect, wrap without Transfer or
+ * credit silently). Needs a node that keeps state at that block (an archive node for old blocks).
+ */
+export interface PastStateReader {
+  read(
+    chain: ChainConfig,
+    block: bigint,
+    wallet: string,
+    opts: { native: boolean; tokens: readonly string[] },
+  ): Promise<NodeBalances>;
+  close(): Promise<void>;
+}
+
+/**
+ * A reader over each chain's configured `rpcUrl` (clients opened on first use, few retries: an
+ * API request waits on it). A chain without `rpcUrl` answers null for everything.
+ *
+ * @example
+ * const reader = createPastStateReader();
+ * const { native, tokens } = await reader.read(chain, 120n, wallet, { native: true, tokens: [usdc] });
+ */
+export function createPastStateReader(
+  opts: { timeoutMs?: number; maxAttempts?: number } = {},
+): PastStateReader {
+  const clients = new Map<number, RpcClient>();
+  const client = (chain: ChainConfig): RpcClient | undefined => {
+    if (!chain.rpcUrl) return undefined;
+    let c = clients.get(chain.chainId);
+    if (!c) {
+      c = createRpcClient({
+        url: chain.rpcUrl,
+        timeoutMs: opts.timeoutMs ?? 10_000,
+        maxAttempts: opts.maxAttempts ?? 3,
+        maxInvalidAttempts: 2,
+        maxConcurrency: 4,
+      });
+      clients.set(chain.chainId, c);
+    }
+    return c;
+  };
+  return {
+    async read(chain, block, wallet, want) {
+      const rpc = client(chain);
+      const none: NodeBalances = { native: null, tokens: want.tokens.map(() => null) };
+      if (!rpc) return none;
+      const tag = `0x${block.toString(16)}`;
+      const [native, tokens] = await Promise.all([
+        want.native
+          ? rpc
+              .request<string>('eth_getBalance', [wallet, tag], {
+                validate: (r) => typeof r === 'string' && /^0x[0-9a-f]+$/i.test(r),
+              })
+              .then((hex) => BigInt(hex))
+              .catch(() => null)
+          : Promise.resolve(null),
+        readBalances(
+          rpc,
+          chain.multicall3 ?? null,
+          want.tokens.map((token) => ({ token, wallet })),
+          block,
+        ).catch(() => none.tokens),
+      ]);
+      return { native, tokens: await zeroWithoutCode(rpc, want.tokens, tokens, tag) };
+    },
+    async close() {
+      await Promise.all([...clients.values()].map((c) => c.close()));
+      clients.clear();
+    },
+  };
+}
+
+/** A token with no code at that block (deployed later) held nothing then: 0, not unknown. */
+async function zeroWithoutCode(
+  rpc: RpcClient,
+  tokens: readonly string[],
+  values: (bigint | null)[],
+  tag: string,
+): Promise<(bigint | null)[]> {
+  const unknown = values.flatMap((v, i) => (v === null ? [i] : []));
+  if (unknown.length === 0) return values;
+  const codes = await rpc
+    .batch<string>(
+      unknown.map((i) => ({ method: 'eth_getCode', params: [tokens[i], tag] })),
+      { validate: (r) => typeof r === 'string' },
+    )
+    .catch(() => unknown.map(() => null));
+  const out = [...values];
+  unknown.forEach((i, k) => {
+    if (codes[k] === '0x') out[i] = 0n;
+  });
+  return out;
+}

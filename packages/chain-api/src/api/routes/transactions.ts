@@ -1,0 +1,193 @@
+import type { FastifyInstance } from 'fastify';
+import type { ChainConfig } from '../../chains/chain-config.js';
+import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
+import { type ApiContext, supportedChainsUrl } from '../context.js';
+import { cursorParam } from '../cursor.js';
+import { utcIso } from '../format.js';
+import { walletAddressParam } from '../params/address-params.js';
+import { booleanParam } from '../params/choice-params.js';
+import { limitParam } from '../params/number-params.js';
+import { defineParams } from '../params/param-spec.js';
+import {
+  type LogRow,
+  selectTransactionLogs,
+  selectTransactions,
+  type TransactionKey,
+  type TransactionRow,
+} from '../queries/transactions-query.js';
+import { chainsNotReady } from '../readiness.js';
+import { walletDeps } from '../response-cache/cache-deps.js';
+import { sendCached } from '../response-cache/send-cached.js';
+import { errorResponses } from '../schemas/common-schemas.js';
+import { transactionsResponseSchema } from '../schemas/transaction-schemas.js';
+import { decodeTransactionInput, decodeTransactionLog } from '../tx-decode.js';
+import { walletBackfillGate } from '../wallet-backfill.js';
+
+const pathParams = defineParams({ address: walletAddressParam });
+const queryParams = defineParams({
+  chain_ids: chainIdsParam(),
+  offset: cursorParam,
+  limit: limitParam({ min: 1, max: 100, fallback: 100 }),
+  decode: booleanParam(false, 'Decode calldata and logs with the bundled signature registry.'),
+});
+
+const hex = (decimal: string): string => `0x${BigInt(decimal).toString(16)}`;
+
+function isTransactionKey(key: readonly (string | number)[]): key is TransactionKey {
+  return (
+    key.length === 4 &&
+    typeof key[0] === 'number' &&
+    Number.isFinite(key[0]) &&
+    Number.isInteger(key[1]) &&
+    typeof key[2] === 'string' &&
+    /^\d{1,19}$/.test(key[2]) &&
+    Number.isInteger(key[3])
+  );
+}
+
+/** Maps a stored transaction (and its stored logs) to the peer's `Transaction`. */
+export function shapeTransaction(
+  wallet: string,
+  row: TransactionRow,
+  logs: readonly LogRow[],
+  chain: ChainConfig | undefined,
+  decode: boolean,
+): Record<string, unknown> {
+  const tx: Record<string, unknown> = {
+    address: wallet,
+    block_hash: row.block_hash,
+    block_number: row.block_number,
+    block_time: utcIso(row.block_time),
+    chain: chain?.name ?? String(row.chain_id),
+    chain_id: row.chain_id,
+    from: row.from_address,
+  };
+  if (row.to_address) tx.to = row.to_address;
+  if (row.contract_address) tx.contract_address = row.contract_address;
+  tx.data = row.data;
+  if (row.effective_gas_price !== null) tx.gas_price = hex(row.effective_gas_price);
+  tx.gas_used = hex(row.gas_used);
+  tx.hash = row.hash;
+  tx.index = String(row.tx_index);
+  tx.success = row.status === 1;
+  tx.value = hex(row.value);
+  if (decode) {
+    const decoded = decodeTransactionInput(row.data);
+    if (decoded) tx.decoded = decoded;
+  }
+  tx.logs = logs.map((log) => {
+    const topics = [log.topic0, log.topic1, log.topic2, log.topic3].filter(
+      (t): t is string => t !== null,
+    );
+    const out: Record<string, unknown> = {
+      address: log.address,
+      data: log.data,
+      topics,
+      log_index: log.log_index,
+    };
+    if (decode) {
+      const decoded = decodeTransactionLog(topics, log.data);
+      if (decoded) out.decoded = decoded;
+    }
+    return out;
+  });
+  return tx;
+}
+
+/** GET /v1/evm/transactions/{address} */
+export function transactionsRoute(ctx: ApiContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/transactions/:address',
+      {
+        config: { errorFormat: 'text' },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Transactions sent or received by a wallet, newest first',
+          description:
+            'Top-level transactions whose sender or recipient is the wallet, across the selected chains, newest first, keyset-paged (`next_offset`). `decode=true` adds `decoded` to the call and to each log whose signature is known. `logs` holds the logs the indexer stores: by default those it does not turn into typed rows (transfers, approvals, swaps appear in `/activity`); with `storeLogs: all` every log. Nonce, transaction type and fee caps are not stored and are omitted. Errors are plain text.',
+          operationId: 'getEvmTransactions',
+          params: pathParams.schema,
+          querystring: queryParams.schema,
+          response: { 200: transactionsResponseSchema, ...errorResponses('text', false) },
+        },
+      },
+      async (request, reply) => {
+        const requestTime = new Date();
+        const { address } = pathParams.parse(request.params);
+        const query = queryParams.parse(request.query);
+        const { chains, warnings } = resolveChains(ctx.registry, query.chain_ids, {
+          resultNoun: 'Transactions',
+          docsUrl: supportedChainsUrl(request),
+        });
+        const scope = ['transactions', address, chains.map((c) => c.chainId).join(',')].join('|');
+        let after: TransactionKey | undefined;
+        if (query.offset) {
+          const key = ctx.cursors.decode(scope, query.offset);
+          if (!isTransactionKey(key)) throw ctx.cursors.invalid();
+          after = key;
+        }
+        const notReady = await chainsNotReady(ctx.statusSource, chains);
+        if (notReady.length > 0) warnings.push(chainsNotReadyWarning(notReady, 'Transactions'));
+        const complete = await walletBackfillGate(ctx, reply, address, chains, warnings);
+
+        return sendCached(
+          request,
+          reply,
+          ctx.caching,
+          {
+            cacheable: notReady.length === 0 && complete,
+            cacheControl: 'private, no-cache',
+            requestTime,
+            deps: walletDeps(
+              address,
+              chains.map((c) => c.chainId),
+            ),
+          },
+          async (times) => {
+            const rows =
+              chains.length === 0
+                ? []
+                : await selectTransactions(ctx.db, {
+                    wallet: address,
+                    chainIds: chains.map((c) => c.chainId),
+                    after,
+                    limit: query.limit + 1,
+                  });
+            const page = rows.slice(0, query.limit);
+            const logs = await selectTransactionLogs(ctx.db, page);
+            const logsByTx = new Map<string, LogRow[]>();
+            for (const log of logs) {
+              const k = `${log.chain_id}:${log.block_number}:${log.tx_index}`;
+              logsByTx.set(k, [...(logsByTx.get(k) ?? []), log]);
+            }
+            const byId = new Map(chains.map((c) => [c.chainId, c]));
+            const body: Record<string, unknown> = {
+              wallet_address: address,
+              transactions: page.map((row) =>
+                shapeTransaction(
+                  address,
+                  row,
+                  logsByTx.get(`${row.chain_id}:${row.block_number}:${row.tx_index}`) ?? [],
+                  byId.get(row.chain_id),
+                  query.decode,
+                ),
+              ),
+            };
+            if (warnings.length > 0) body.warnings = warnings;
+            const last = page.at(-1);
+            if (rows.length > query.limit && last) {
+              body.next_offset = ctx.cursors.encode(scope, [
+                last.block_time,
+                last.chain_id,
+                last.block_number,
+                last.tx_index,
+              ]);
+            }
+            return { ...body, ...times };
+          },
+        );
+      },
+    );
+  };
+}

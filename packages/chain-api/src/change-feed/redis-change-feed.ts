@@ -1,0 +1,152 @@
+import type { Database } from '@sluice/db';
+import type { Redis } from 'ioredis';
+import { flushedPrimaryPosition, formatLsn, parseLsn } from '../replicas/lsn.js';
+import { type ChangeFeed, FeedHub } from './change-feed.js';
+import { listenChangeFeed } from './postgres-change-feed.js';
+
+/** What the relay publishes (JSON): changes, a heartbeat, and "anything may have changed". */
+type RelayMessage =
+  | { kind: 'change'; channel: string; payload: string; lsn: string }
+  | { kind: 'heartbeat'; lsn: string }
+  | { kind: 'reset'; lsn: string };
+
+/**
+ * The Redis channel of a database: its cluster's system identifier (the same on its standbys)
+ * and name, so deployments sharing a Redis never hear each other's changes.
+ *
+ * @example
+ * const channel = await redisChangeChannel(primary); // 'sluice:changes:7311...:chain'
+ */
+export async function redisChangeChannel(db: Database): Promise<string> {
+  const { rows } = await db.query<{ id: string; name: string }>(
+    'select (select system_identifier::text from pg_control_system()) as id, current_database() as name',
+  );
+  return `sluice:changes:${rows[0]!.id}:${rows[0]!.name}`;
+}
+
+export interface ChangeRelay {
+  close(): Promise<void>;
+}
+
+/**
+ * Runs next to the indexer (whose process writes most changes, though any writer's triggers are
+ * heard): LISTENs on the primary and publishes every change with the primary's position to
+ * Redis, so API processes need no connection to the primary to hear of batches. A heartbeat
+ * every `heartbeatMs` tells subscribers the relay is alive; after anything may have been lost
+ * (a failed publish, the LISTEN connection dropping) the next message is a `reset`.
+ *
+ * @example
+ * const relay = await startChangeRelay({ primary, redis, channel: await redisChangeChannel(primary) });
+ */
+export async function startChangeRelay(opts: {
+  primary: Database;
+  redis: Redis;
+  channel: string;
+  heartbeatMs?: number;
+}): Promise<ChangeRelay> {
+  const { primary, redis, channel } = opts;
+  const feed = await listenChangeFeed(primary, { withLsn: true });
+  let lost = true;
+  let tail: Promise<void> = Promise.resolve();
+  const send = (message: RelayMessage) => {
+    tail = tail.then(async () => {
+      try {
+        if (lost) {
+          await redis.publish(channel, JSON.stringify({ kind: 'reset', lsn: message.lsn }));
+          lost = false;
+        }
+        await redis.publish(channel, JSON.stringify(message));
+      } catch {
+        lost = true;
+      }
+    });
+  };
+  const unsubscribe = feed.subscribe({
+    onChange({ channel: source, payload, lsn }) {
+      send({ kind: 'change', channel: source, payload, lsn: formatLsn(lsn ?? 0n) });
+    },
+    onConnectionChange(connected, lsn) {
+      lost = true;
+      if (connected && lsn !== undefined) send({ kind: 'heartbeat', lsn: formatLsn(lsn) });
+    },
+  });
+  const beat = setInterval(() => {
+    if (!feed.connected) return; // silence: subscribers stop trusting the feed
+    flushedPrimaryPosition(primary).then(
+      (lsn) => send({ kind: 'heartbeat', lsn: formatLsn(lsn) }),
+      () => {},
+    );
+  }, opts.heartbeatMs ?? 1_000);
+  beat.unref();
+  return {
+    async close() {
+      clearInterval(beat);
+      unsubscribe();
+      await feed.close();
+      await tail;
+    },
+  };
+}
+
+/**
+ * The API side of the relay: a subscriber connection (a duplicate of `redis`). Connected while
+ * the relay's heartbeats arrive; silent for `staleAfterMs`, or the subscription dropping, means
+ * changes may be missed (callers bypass caches) until messages flow again.
+ *
+ * @example
+ * const feed = await redisChangeFeed(redis, await redisChangeChannel(primary));
+ */
+export async function redisChangeFeed(
+  redis: Redis,
+  channel: string,
+  opts: { staleAfterMs?: number } = {},
+): Promise<ChangeFeed> {
+  const staleAfterMs = opts.staleAfterMs ?? 3_000;
+  const hub = new FeedHub(false);
+  // Its SUBSCRIBE waits for the connection (queued, no command timeout: 0 would time out at once).
+  const sub = redis.duplicate({
+    lazyConnect: true,
+    enableOfflineQueue: true,
+    commandTimeout: undefined,
+  });
+  sub.on('error', () => {}); // reconnects on its own; the silence check reports the outage
+  let heardAt = 0;
+  sub.on('message', (from: string, text: string) => {
+    if (from !== channel) return;
+    let message: RelayMessage;
+    let lsn: bigint;
+    try {
+      message = JSON.parse(text) as RelayMessage;
+      lsn = parseLsn(message.lsn);
+    } catch {
+      return; // not ours
+    }
+    heardAt = Date.now();
+    if (message.kind === 'reset' && hub.connected) hub.connection(false, undefined);
+    if (!hub.connected) hub.connection(true, lsn);
+    if (message.kind === 'change') {
+      hub.change({ channel: message.channel, payload: message.payload, lsn });
+    }
+  });
+  sub.on('close', () => hub.connection(false, undefined));
+  const check = setInterval(
+    () => {
+      if (hub.connected && Date.now() - heardAt > staleAfterMs) hub.connection(false, undefined);
+    },
+    Math.max(50, Math.floor(staleAfterMs / 4)),
+  );
+  check.unref();
+  sub.connect().catch(() => {});
+  // Queued until connected; ioredis subscribes again after every reconnect.
+  sub.subscribe(channel).catch(() => {});
+  return {
+    get connected() {
+      return hub.connected;
+    },
+    subscribe: (handlers) => hub.subscribe(handlers),
+    async close() {
+      clearInterval(check);
+      sub.disconnect();
+    },
+  };
+}

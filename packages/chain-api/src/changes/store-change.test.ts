@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CHANGE_KEY_LENGTH,
+  changeKey,
+  MAX_NOTIFY_BYTES,
+  parseStoreChange,
+  StoreChangeBuilder,
+} from './store-change.js';
+
+const usdc = 'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const address = (i: number) => `0x${i.toString(16).padStart(12, '0')}${'0'.repeat(28)}`;
+/** What the SQL envelope adds around a body (the longest LSN, a 63-byte schema). */
+const envelope = (body: string) =>
+  `{"v":1,"s":"${'s'.repeat(63)}","lsn":"FFFFFFFF/FFFFFFFF",${body}}`;
+
+describe('store change format', () => {
+  it('keys addresses by their hex digits, native by a padded name', () => {
+    expect(changeKey('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')).toBe(
+      'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    );
+    expect(changeKey('native')).toBe(`native${'_'.repeat(34)}`);
+    expect(changeKey('native')).toHaveLength(CHANGE_KEY_LENGTH);
+  });
+
+  it('round-trips wallets, tokens and collections per chain', () => {
+    const change = new StoreChangeBuilder()
+      .wallet(1, address(1))
+      .wallet(1, address(1))
+      .wallet(8453, address(2))
+      .token(1, address(3))
+      .collection(1, address(4))
+      .wallet(1, null);
+    const bodies = change.encode();
+    expect(bodies).toHaveLength(1);
+    const parsed = parseStoreChange(envelope(bodies[0]!));
+    expect(parsed.all).toBe(false);
+    expect(parsed.lsn).toBe('FFFFFFFF/FFFFFFFF');
+    const byId = new Map(parsed.chains.map((c) => [c.chainId, c]));
+    expect([...byId.get(1)!.wallets]).toEqual([changeKey(address(1))]);
+    expect([...byId.get(1)!.tokens]).toEqual([changeKey(address(3))]);
+    expect([...byId.get(1)!.collections]).toEqual([changeKey(address(4))]);
+    expect([...byId.get(8453)!.wallets]).toEqual([changeKey(address(2))]);
+    expect(byId.get(1)!.all).toBe(false);
+    expect(byId.get(1)!.prices.size).toBe(0);
+  });
+
+  it('splits a large change into complete messages under the NOTIFY limit', () => {
+    const change = new StoreChangeBuilder();
+    for (let i = 0; i < 1_000; i++) change.wallet(1, address(i + 1));
+    for (let i = 0; i < 300; i++) change.token(1, address(100_000 + i));
+    const bodies = change.encode();
+    expect(bodies.length).toBeGreaterThan(1);
+    const wallets = new Set<string>();
+    const tokens = new Set<string>();
+    for (const body of bodies) {
+      const payload = envelope(body);
+      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
+      const parsed = parseStoreChange(payload);
+      expect(parsed.all).toBe(false);
+      for (const c of parsed.chains) {
+        expect(c.all).toBe(false);
+        for (const w of c.wallets) wallets.add(w);
+        for (const t of c.tokens) tokens.add(t);
+      }
+    }
+    expect(wallets.size).toBe(1_000);
+    expect(tokens.size).toBe(300);
+  });
+
+  it('announces a chain as a whole when its keys would need too many messages', () => {
+    const change = new StoreChangeBuilder({ maxMessages: 2 });
+    for (let i = 0; i < 1_000; i++) change.wallet(1, address(i + 1));
+    change.wallet(10, address(1));
+    const parsed = change.encode().map((b) => parseStoreChange(envelope(b)));
+    const chains = parsed.flatMap((p) => p.chains);
+    expect(chains.find((c) => c.chainId === 1)).toMatchObject({ all: true });
+    // The other chain stays precise.
+    expect(chains.find((c) => c.chainId === 10)).toMatchObject({ all: false });
+  });
+
+  it('widens what it cannot read: legacy payloads, other versions, bad JSON or keys', () => {
+    expect(parseStoreChange('public')).toMatchObject({ schema: 'public', all: true });
+    expect(parseStoreChange('{"v":2,"s":"x","c":[]}')).toMatchObject({ schema: 'x', all: true });
+    expect(parseStoreChange('{"v":1,"s":"x"')).toMatchObject({ schema: undefined, all: true });
+    expect(parseStoreChange('{"v":1,"s":"x","all":1,"c":[]}')).toMatchObject({ all: true });
+    expect(parseStoreChange('{"v":1,"s":"x","c":[{"w":"abc"}]}')).toMatchObject({ all: true });
+    const oddKeys = parseStoreChange('{"v":1,"s":"x","lsn":null,"c":[{"id":1,"w":"abc"}]}');
+    expect(oddKeys.all).toBe(false);
+    expect(oddKeys.chains[0]).toMatchObject({ chainId: 1, all: true, allPrices: true });
+  });
+
+  it('reads prices, history from a time, and spam verdicts', () => {
+    const parsed = parseStoreChange(
+      `{"v":1,"s":"x","lsn":null,"c":[{"id":1,"p":"${changeKey('native')}","h":"${usdc}","hs":1700000000.5,"spam":1},{"id":2,"pa":1,"ha":1}]}`,
+    );
+    const [one, two] = parsed.chains;
+    expect([...one!.prices]).toEqual([changeKey('native')]);
+    expect([...one!.history]).toEqual([usdc]);
+    expect(one!.historySince).toBe(1_700_000_000.5);
+    expect(one!.spam).toBe(true);
+    expect(two).toMatchObject({ allPrices: true, allHistory: true, all: false });
+    expect(two!.historySince).toBe(Number.NEGATIVE_INFINITY);
+  });
+});

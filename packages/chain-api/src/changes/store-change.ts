@@ -1,0 +1,315 @@
+/**
+ * The store-change notification: what one committed write touched, per chain, sent on
+ * `NOTIFY sluice_store_changed` by every writer (src/changes/publish-store-change.ts for the
+ * indexer, reconciler and reorg rollback; the triggers of src/changes/change-migrations.ts for
+ * pricing, the NFT worker and any other writer). API processes drop exactly the cached answers
+ * it names (src/api/response-cache/).
+ *
+ * Wire format (JSON, at most 8,000 bytes per NOTIFY; a larger change is split over several
+ * messages, each complete on its own, or made coarse):
+ *
+ *     {"v":1,"s":"<schema>","lsn":"0/16B3748"|null,"all":1?,"c":[<chain>, ...]}
+ *     <chain> = {"id":1,"all":1?,"w":"<keys>","t":"<keys>","n":"<keys>","p":"<keys>","pa":1?,
+ *                "h":"<keys>","ha":1?,"hs":<epoch s>,"spam":1?}
+ *
+ * - `s`: the store's schema (a database may hold several stores); `lsn`: the primary's WAL
+ *   position when the change was published (`pg_current_wal_lsn()`, null on PGlite). It is read
+ *   inside the writing transaction, so it precedes that transaction's commit record.
+ * - `<keys>`: concatenated 40-character keys, each an address's 40 hex digits after `0x`, lower
+ *   case (`native` is `native` padded with `_`): about 190 addresses per message.
+ * - `w` wallets (balances, activity, holdings, transactions); `t` tokens whose holders, supply
+ *   or metadata changed; `n` NFT collections whose metadata, collection data or sales changed;
+ *   `p` tokens whose current price changed (`pa`: every price of the chain); `h` tokens whose
+ *   price history changed at or after `hs` (`ha`: every token's); `spam`: spam verdicts changed;
+ *   `all` on a chain: anything on that chain; `all` at the top: anything in the schema.
+ * - A payload that is not JSON (the legacy form: the bare schema name) means `all` for that schema.
+ */
+
+/** The channel every store change is notified on. */
+export const STORE_CHANGED_CHANNEL = 'sluice_store_changed';
+
+/** Characters of a key: an address without `0x`. */
+export const CHANGE_KEY_LENGTH = 40;
+
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
+export const MAX_NOTIFY_BYTES = 7_999;
+
+/** What changed on one chain. Key lists hold `changeKey`s. */
+export interface ChainStoreChange {
+  chainId: number;
+  /** Anything on this chain may have changed. */
+  all: boolean;
+  wallets: ReadonlySet<string>;
+  tokens: ReadonlySet<string>;
+  collections: ReadonlySet<string>;
+  prices: ReadonlySet<string>;
+  /** Every current price of the chain may have changed. */
+  allPrices: boolean;
+  history: ReadonlySet<string>;
+  /** Every token's price history may have changed (at or after `historySince`). */
+  allHistory: boolean;
+  /** Epoch seconds: the earliest history point written or deleted (-Infinity: unknown). */
+  historySince: number;
+  spam: boolean;
+}
+
+/** One parsed notification. */
+export interface StoreChange {
+  schema: string | undefined;
+  /** The primary's WAL position when published (before the commit record); null on PGlite. */
+  lsn: string | null;
+  /** Anything in the schema may have changed (legacy payload, unknown version, bad JSON). */
+  all: boolean;
+  chains: ChainStoreChange[];
+}
+
+/**
+ * The key an address is announced under: its hex digits after `0x`, lower case (`native` is
+ * padded to the same length with `_`). Whole addresses, not prefixes: addresses built from
+ * labels (tests, vanity addresses) share long prefixes.
+ *
+ * @example
+ * changeKey('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48') // 'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
+ */
+export function changeKey(address: string): string {
+  if (address.startsWith('0x') || address.startsWith('0X')) {
+    return address.slice(2, 2 + CHANGE_KEY_LENGTH).toLowerCase();
+  }
+  return address.toLowerCase().padEnd(CHANGE_KEY_LENGTH, '_').slice(0, CHANGE_KEY_LENGTH);
+}
+
+const emptySet: ReadonlySet<string> = new Set();
+
+function coarseChain(chainId: number): ChainStoreChange {
+  return {
+    chainId,
+    all: true,
+    wallets: emptySet,
+    tokens: emptySet,
+    collections: emptySet,
+    prices: emptySet,
+    allPrices: true,
+    history: emptySet,
+    allHistory: true,
+    historySince: Number.NEGATIVE_INFINITY,
+    spam: true,
+  };
+}
+
+function keysOf(value: unknown): Set<string> | undefined {
+  if (value === undefined) return new Set();
+  if (typeof value !== 'string' || value.length % CHANGE_KEY_LENGTH !== 0) return undefined;
+  const keys = new Set<string>();
+  for (let i = 0; i < value.length; i += CHANGE_KEY_LENGTH) {
+    keys.add(value.slice(i, i + CHANGE_KEY_LENGTH));
+  }
+  return keys;
+}
+
+function parseChain(raw: unknown): ChainStoreChange | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const c = raw as Record<string, unknown>;
+  const chainId = c.id;
+  if (typeof chainId !== 'number' || !Number.isInteger(chainId)) return undefined;
+  const [wallets, tokens, collections, prices, history] = ['w', 't', 'n', 'p', 'h'].map((f) =>
+    keysOf(c[f]),
+  );
+  // A malformed list cannot be trusted in part: everything on the chain.
+  if (!wallets || !tokens || !collections || !prices || !history) return coarseChain(chainId);
+  if (c.all) return coarseChain(chainId);
+  const since = c.hs;
+  return {
+    chainId,
+    all: false,
+    wallets,
+    tokens,
+    collections,
+    prices,
+    allPrices: Boolean(c.pa),
+    history,
+    allHistory: Boolean(c.ha),
+    historySince:
+      typeof since === 'number' && Number.isFinite(since) ? since : Number.NEGATIVE_INFINITY,
+    spam: Boolean(c.spam),
+  };
+}
+
+/**
+ * Reads one notification payload. Anything it cannot read precisely is widened, never narrowed:
+ * the legacy bare-schema payload, an unknown version or malformed JSON mean "anything changed".
+ *
+ * @example
+ * parseStoreChange('{"v":1,"s":"public","lsn":null,"c":[{"id":1,"w":"<40 hex digits>"}]}')
+ * // { schema: 'public', lsn: null, all: false, chains: [{ chainId: 1, wallets: Set {'…'}, ... }] }
+ */
+export function parseStoreChange(payload: string): StoreChange {
+  if (!payload.startsWith('{')) return { schema: payload, lsn: null, all: true, chains: [] };
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(payload) as Record<string, unknown>;
+  } catch {
+    return { schema: undefined, lsn: null, all: true, chains: [] };
+  }
+  const schema = typeof raw.s === 'string' ? raw.s : undefined;
+  const lsn = typeof raw.lsn === 'string' ? raw.lsn : null;
+  if (raw.v !== 1 || raw.all || !Array.isArray(raw.c))
+    return { schema, lsn, all: true, chains: [] };
+  const chains: ChainStoreChange[] = [];
+  for (const item of raw.c) {
+    const chain = parseChain(item);
+    if (!chain) return { schema, lsn, all: true, chains: [] };
+    chains.push(chain);
+  }
+  return { schema, lsn, all: false, chains };
+}
+
+/** What a writer collects for one chain (addresses, keyed on the way in). */
+interface Pending {
+  all: boolean;
+  wallets: Set<string>;
+  tokens: Set<string>;
+  collections: Set<string>;
+}
+
+export interface EncodeOptions {
+  /** Largest body (the `"c":[...]` part) per message; the envelope takes the rest. */
+  maxBodyBytes?: number;
+  /** Messages per chain at most; a chain that needs more is announced as `all`. */
+  maxMessages?: number;
+}
+
+/** Room left for `{"v":1,"s":<schema>,"lsn":"XXXXXXXX/XXXXXXXX",` and `}`. */
+export const DEFAULT_MAX_BODY_BYTES = 7_600;
+/** 64 messages hold about 12,000 keys per chain; a batch touching more is a backfill. */
+export const DEFAULT_MAX_MESSAGES = 64;
+
+/** Characters of a chain piece besides its keys: `{"id":<id>,"w":"","t":"","n":""}` and a comma. */
+const PIECE_OVERHEAD = 48;
+
+/**
+ * Collects what a transaction writes (wallets, tokens, collections per chain) and encodes it as
+ * notification bodies. Writers hand it raw addresses; it keeps only keys, and stops collecting
+ * for a chain (which becomes `all`) once its keys would need more than `maxMessages` messages.
+ *
+ * @example
+ * const change = new StoreChangeBuilder();
+ * change.wallet(1, from).wallet(1, to).token(1, usdc);
+ * await publishStoreChange(tx, change);
+ */
+export class StoreChangeBuilder {
+  readonly #chains = new Map<number, Pending>();
+  readonly #maxBody: number;
+  readonly #perPiece: number;
+  readonly #maxKeys: number;
+
+  constructor(opts: EncodeOptions = {}) {
+    this.#maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#perPiece = Math.max(1, Math.floor((this.#maxBody - PIECE_OVERHEAD) / CHANGE_KEY_LENGTH));
+    this.#maxKeys = this.#perPiece * (opts.maxMessages ?? DEFAULT_MAX_MESSAGES);
+  }
+
+  #add(chainId: number, field: 'wallets' | 'tokens' | 'collections', address: string): void {
+    let c = this.#chains.get(chainId);
+    if (!c) {
+      c = { all: false, wallets: new Set(), tokens: new Set(), collections: new Set() };
+      this.#chains.set(chainId, c);
+    }
+    if (c.all) return;
+    c[field].add(changeKey(address));
+    if (c.wallets.size + c.tokens.size + c.collections.size > this.#maxKeys)
+      this.everything(chainId);
+  }
+
+  /** A wallet's balances, holdings, activity or transactions changed. */
+  wallet(chainId: number, address: string | null | undefined): this {
+    if (address) this.#add(chainId, 'wallets', address);
+    return this;
+  }
+
+  /** A token's holders, supply or stored metadata changed. */
+  token(chainId: number, address: string | null | undefined): this {
+    if (address) this.#add(chainId, 'tokens', address);
+    return this;
+  }
+
+  /** An NFT collection's token metadata, collection data or sales changed. */
+  collection(chainId: number, address: string | null | undefined): this {
+    if (address) this.#add(chainId, 'collections', address);
+    return this;
+  }
+
+  /** Anything on the chain may have changed. */
+  everything(chainId: number): this {
+    this.#chains.set(chainId, {
+      all: true,
+      wallets: new Set(),
+      tokens: new Set(),
+      collections: new Set(),
+    });
+    return this;
+  }
+
+  get empty(): boolean {
+    return this.#chains.size === 0;
+  }
+
+  /** The notification bodies (`"c":[...]`), each small enough for one NOTIFY with its envelope. */
+  encode(): string[] {
+    const pieces: string[] = [];
+    for (const [chainId, c] of this.#chains)
+      pieces.push(...chainPieces(chainId, c, this.#perPiece));
+    // Several chains share a message while they fit.
+    const bodies: string[] = [];
+    let current: string[] = [];
+    let size = 6;
+    for (const piece of pieces) {
+      if (current.length > 0 && size + piece.length + 1 > this.#maxBody) {
+        bodies.push(`"c":[${current.join(',')}]`);
+        current = [];
+        size = 6;
+      }
+      current.push(piece);
+      size += piece.length + 1;
+    }
+    if (current.length > 0) bodies.push(`"c":[${current.join(',')}]`);
+    return bodies;
+  }
+}
+
+/** One chain's change as `{"id":..}` objects of at most `perPiece` keys each. */
+function chainPieces(chainId: number, c: Pending, perPiece: number): string[] {
+  const head = `{"id":${chainId}`;
+  if (c.all) return [`${head},"all":1}`];
+  const pieces: string[] = [];
+  let parts: string[] = [];
+  let room = perPiece;
+  let open: { field: string; keys: string[] } | undefined;
+  const flush = () => {
+    if (open) parts.push(`"${open.field}":"${open.keys.join('')}"`);
+    open = undefined;
+  };
+  const fields: [string, Set<string>][] = [
+    ['w', c.wallets],
+    ['t', c.tokens],
+    ['n', c.collections],
+  ];
+  for (const [field, keys] of fields) {
+    for (const key of keys) {
+      if (room === 0) {
+        flush();
+        pieces.push(`${head},${parts.join(',')}}`);
+        parts = [];
+        room = perPiece;
+      }
+      if (open?.field !== field) {
+        flush();
+        open = { field, keys: [] };
+      }
+      open.keys.push(key);
+      room--;
+    }
+  }
+  flush();
+  if (parts.length > 0) pieces.push(`${head},${parts.join(',')}}`);
+  return pieces;
+}

@@ -1,0 +1,64 @@
+import type { Queryable } from '@sluice/db';
+import { type RpcClient, RpcResponseError } from '../rpc/index.js';
+
+/**
+ * The node serves another chain than the one in the store under the same chain id (a new devnet,
+ * a replaced node, or a reorg deeper than the stored window). Indexing that chain stops: retrying
+ * cannot help, only a reset (or `onReplaced: "reindex"`) can.
+ */
+export class ChainReplacedError extends Error {
+  override name = 'ChainReplacedError';
+  readonly chainId: number;
+  constructor(chainId: number, name: string, detail: string) {
+    super(
+      `chain ${chainId} (${name}): ${detail}. The store holds another history than the node; ` +
+        `indexing of this chain is stopped. Remedy: stop the server and run ` +
+        `\`sluice-chain reset ${chainId}\` to delete its indexed data (or set "on_replaced": "reindex" ` +
+        `for this chain in CHAINS_FILE to re-index automatically), then start again.`,
+    );
+    this.chainId = chainId;
+  }
+}
+
+/** Hash of block 0 as the node reports it, or null when the node has no such header (pruned). */
+export async function nodeGenesisHash(rpc: RpcClient): Promise<string | null> {
+  try {
+    const b = await rpc.request<{ hash: string } | null>('eth_getBlockByNumber', ['0x0', false]);
+    return typeof b?.hash === 'string' ? b.hash.toLowerCase() : null;
+  } catch (error) {
+    // A node that refuses block 0 outright (some pruned or L2 nodes) can't be compared; transient
+    // failures were already retried by the client and still propagate.
+    if (error instanceof RpcResponseError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Compares the node's genesis hash with the one stored in the chain's checkpoint, storing it on
+ * first sight (a store from before this check adopts the node's). Throws ChainReplacedError when
+ * they differ. Expects the checkpoint row to exist.
+ *
+ * @example
+ * await verifyGenesis(db, rpc, { chainId: 1, name: 'ethereum' });
+ */
+export async function verifyGenesis(
+  db: Queryable,
+  rpc: RpcClient,
+  chain: { chainId: number; name: string },
+): Promise<void> {
+  const node = await nodeGenesisHash(rpc);
+  if (node === null) return; // nothing to compare with; the parent-hash checks still apply
+  const { rows } = await db.query<{ genesis_hash: string | null }>(
+    `update checkpoints set genesis_hash = coalesce(genesis_hash, $2) where chain_id = $1
+     returning genesis_hash`,
+    [chain.chainId, node],
+  );
+  const stored = rows[0]?.genesis_hash;
+  if (stored && stored !== node) {
+    throw new ChainReplacedError(
+      chain.chainId,
+      chain.name,
+      `the node's genesis block ${node} differs from the indexed chain's ${stored}`,
+    );
+  }
+}

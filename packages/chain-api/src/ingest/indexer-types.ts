@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import type { StoreLogs } from '../db/index.js';
+import type { ReconcileOptions, ReconcileStatus } from '../reconcile/index.js';
+import type { RpcClient, RpcClientOptions } from '../rpc/index.js';
+import type { WalletsStatus } from '../wallets/wallets-mode.js';
+import type { WalletsOptions } from '../wallets/wallets-options.js';
+
+/** What /health and the API's 503 logic read. */
+export interface ChainStatus {
+  chain_id: number;
+  name: string;
+  head_block: number | null;
+  indexed_block: number | null;
+  lag_seconds: number | null;
+  /** false while backfilling, when the RPC is failing, or when no replica is indexing the chain. */
+  ready: boolean;
+  /** Why indexing of this chain is stopped (e.g. the node serves a replaced chain), with the remedy. */
+  error?: string;
+  /** Internal native transfers (debug traces): `unsupported` when the node refuses them. */
+  traces?: 'supported' | 'unsupported' | 'unknown';
+  /** Balance reconciliation (leader only): non-conserving tokens, balance reads per batch. */
+  reconcile?: ReconcileStatus;
+  /** Wallets mode (`"mode": "wallets"`, leader only): tracked wallets and backfill progress. */
+  wallets?: WalletsStatus;
+}
+
+export interface ChainIndexerOptions {
+  log: Logger;
+  /** Blocks per batch at start (adapts to the density of the chain). Default 50. */
+  batchSize?: number;
+  /** Upper bound of the adaptive batch size. Default 500. */
+  maxBatchSize?: number;
+  /** Batches fetched ahead of the writer during backfill. Default 4. */
+  concurrency?: number;
+  /** Head polling interval, ms. Default 250. */
+  pollIntervalMs?: number;
+  /** How often a standby replica retries the leader lock, ms. Default 1000. */
+  standbyRetryMs?: number;
+  /**
+   * Which raw receipt logs to keep in `logs`: `undecoded` (default: every log not already turned
+   * into typed rows, e.g. ERC-1155 URI events or any contract's own events), `all`, or `none`.
+   */
+  storeLogs?: StoreLogs;
+  /** Lag (in blocks) above which a caught-up chain reports not ready. Default 64. */
+  readyLagBlocks?: number;
+  /** Tuning of the RPC client built from `chain.rpcUrl` (timeouts, batch size, backoff). */
+  rpcOptions?: Partial<Omit<RpcClientOptions, 'url' | 'log' | 'signal'>>;
+  /** RPC client (tests inject one); default from `chain.rpcUrl`. */
+  rpc?: RpcClient;
+  /** Balance reconciliation with the chain's balanceOf (src/reconcile); on by default. */
+  reconcile?: Partial<ReconcileOptions>;
+  /** Wallets-mode tuning (chains with `"mode": "wallets"`). */
+  wallets?: Partial<WalletsOptions>;
+}
+
+/** The last indexed block of a chain, as stored in `checkpoints`. */
+export interface Checkpoint {
+  block: bigint;
+  hash: string;
+  time: Date | null;
+}
+
+/** Events of the last write, for benchmarks and progress. */
+export interface IndexStats {
+  blocks: number;
+  events: number;
+  activityRows: number;
+  batches: number;
+  /** Wall time spent in each stage (fetch+derive overlap with writes during backfill). */
+  fetchMs: number;
+  deriveMs: number;
+  enrichMs: number;
+  writeMs: number;
+  /** Balances read from the node (pairs) and the JSON-RPC calls that took (reconciliation). */
+  balanceReads: number;
+  balanceCalls: number;
+}

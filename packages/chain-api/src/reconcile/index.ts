@@ -1,0 +1,10 @@
+export { reconcileMigrations } from './migrations.js';
+export { type BalancePair, type ReadCost, readBalances } from './read-balances.js';
+export type {
+  BatchReads,
+  ReconcileOptions,
+  ReconcilePlan,
+  ReconcileStatus,
+} from './reconcile-types.js';
+export { Reconciler } from './reconciler.js';
+export { applyWrapperMoves } from './wrapper-moves.js';

@@ -1,0 +1,292 @@
+import type { Database } from '@sluice/db';
+import type { ChainConfig } from '../chains/index.js';
+import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
+import { StoreChangeBuilder } from '../changes/store-change.js';
+import { type StoreLogs, writeBatchRows } from '../db/index.js';
+import {
+  type DeriveContext,
+  type DerivedBatch,
+  deriveBatch,
+  emptyBatch,
+  fetchTokenMetadata,
+  resolveApprovalStandards,
+  type TokenMetadata,
+} from '../derive/index.js';
+import type { ContractProbes } from '../ingest/contract-probes.js';
+import { writeReconciled } from '../reconcile/balance-store.js';
+import { applyWrapperMoves, readBalances } from '../reconcile/index.js';
+import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
+import type { FetchedBlock } from '../rpc/rpc-types.js';
+import { type DiscoveryMethod, discoverHistory } from './discover-history.js';
+import { fetchWalletTxs } from './fetch-wallet-txs.js';
+import { filterBatch } from './filter-batch.js';
+import { readWalletBalances, writeWalletBalances } from './wallet-balances.js';
+
+/** What a backfill needs from its chain's indexer (the same derivation context and probes). */
+export interface BackfillDeps {
+  db: Database;
+  rpc: RpcClient;
+  chain: ChainConfig;
+  caps: ChainCapabilities;
+  ctx: DeriveContext;
+  probes: ContractProbes;
+  storeLogs: StoreLogs;
+}
+
+/** Where a running backfill is (for /health). */
+export interface BackfillProgress {
+  phase: 'discover' | 'fetch' | 'derive' | 'commit';
+  transactions: number;
+  fetched: number;
+}
+
+/** The wallet's tracking changed (reorg below its handover, eviction): this backfill is void. */
+export class BackfillSupersededError extends Error {
+  override name = 'BackfillSupersededError';
+}
+
+/** Transactions fetched per round (keeps JSON-RPC batches and memory bounded). */
+const FETCH_CHUNK = 500;
+
+/**
+ * Backfills one wallet's history up to its handover block: discovers its transactions
+ * (`discoverHistory`), fetches them, derives them with the indexer's own `deriveBatch` and keeps
+ * the wallet's rows (`filterBatch`), then commits rows and chain-read balances in one
+ * transaction that first checks the tracking row is unchanged (generation, handover).
+ *
+ * @example
+ * await backfillWallet(deps, { wallet, generation: 0, handover: 1234n }, 'ots', onProgress, signal);
+ */
+export async function backfillWallet(
+  deps: BackfillDeps,
+  job: { wallet: string; generation: number; handover: bigint },
+  method: DiscoveryMethod,
+  onProgress: (p: BackfillProgress) => void,
+  signal: AbortSignal,
+): Promise<{ transactions: number }> {
+  const { db, rpc, chain, caps } = deps;
+  const progress: BackfillProgress = { phase: 'discover', transactions: 0, fetched: 0 };
+  onProgress(progress);
+  const refs = await discoverHistory(
+    rpc,
+    method,
+    job.wallet,
+    chain.startBlock,
+    job.handover,
+    signal,
+  );
+  progress.phase = 'fetch';
+  progress.transactions = refs.length;
+  onProgress(progress);
+  const fetched: FetchedBlock[] = [];
+  const txCounts = new Map<bigint, number>();
+  for (let i = 0; i < refs.length; i += FETCH_CHUNK) {
+    signal.throwIfAborted();
+    const part = await fetchWalletTxs(rpc, refs.slice(i, i + FETCH_CHUNK), caps.traces);
+    mergeBlocks(fetched, part.blocks);
+    for (const [n, c] of part.txCounts) txCounts.set(n, c);
+    progress.fetched = Math.min(refs.length, i + FETCH_CHUNK);
+    onProgress(progress);
+  }
+  progress.phase = 'derive';
+  onProgress(progress);
+  let mine: DerivedBatch | null = null;
+  let newTokens: TokenMetadata[] = [];
+  let wrappers = new Set<string>();
+  if (fetched.length > 0) {
+    await deps.probes.resolve(fetched, caps.multicall3, job.handover);
+    const batch = deriveBatch(fetched, deps.ctx);
+    for (const b of batch.blocks) b.txCount = txCounts.get(b.number) ?? b.txCount;
+    const filtered = filterBatch(batch, (w) => w === job.wallet, { pools: false });
+    newTokens = await tokenMetadata(deps, filtered);
+    const standards = await standardsOf(deps, filtered, newTokens);
+    wrappers = applyWrapperMoves(filtered, (a) => standards.get(a));
+    resolveApprovalStandards(filtered, (a) => standards.get(a));
+    mine = filtered;
+  }
+  const marks = mine ? await conservationMarks(deps, job, mine, wrappers) : new Map();
+  progress.phase = 'commit';
+  onProgress(progress);
+  await db.transaction(async (tx) => {
+    // Names the wallet and the tokens it holds (published below), so only their cached answers drop.
+    await announceStoreChange(tx);
+    const change = new StoreChangeBuilder().wallet(chain.chainId, job.wallet);
+    // The checkpoint row lock orders this commit with the follower's batches and rollbacks.
+    const cp = await tx.query<{ indexed_block: string }>(
+      'select indexed_block::text as indexed_block from checkpoints where chain_id = $1 for update',
+      [chain.chainId],
+    );
+    const row = await tx.query<{ generation: number; handover_block: string | null }>(
+      `select generation, handover_block::text as handover_block from tracked_wallets
+        where chain_id = $1 and wallet = $2 for update`,
+      [chain.chainId, job.wallet],
+    );
+    const t = row.rows[0];
+    const indexed = cp.rows[0]?.indexed_block;
+    if (
+      !t ||
+      indexed === undefined ||
+      t.generation !== job.generation ||
+      t.handover_block !== job.handover.toString() ||
+      BigInt(indexed) < job.handover
+    ) {
+      throw new BackfillSupersededError(`tracking of ${job.wallet} changed during its backfill`);
+    }
+    const at = BigInt(indexed);
+    const empty = mine ?? emptyBatch(job.handover, job.handover);
+    const balances = await readWalletBalances(
+      tx,
+      rpc,
+      caps.multicall3,
+      chain.chainId,
+      job.wallet,
+      empty,
+      at,
+    );
+    if (mine) {
+      await writeBatchRows(
+        tx,
+        {
+          chainId: chain.chainId,
+          batch: {
+            ...mine,
+            erc20Deltas: new Map(),
+            nft721: new Map(),
+            nft1155: new Map(),
+            nativeTouched: new Set(),
+          },
+          nativeBalances: new Map(),
+          newTokens,
+          pools: { created: [], changed: [], states: [] },
+          pruneUndoBelow: 0n,
+          storeLogs: deps.storeLogs,
+        },
+        true,
+        change,
+      );
+      for (const a of mine.activity) change.token(chain.chainId, a.tokenAddress);
+    }
+    for (const token of balances.erc20.keys()) change.token(chain.chainId, token);
+    for (const key of [...balances.erc1155.keys(), ...balances.erc721]) {
+      change.collection(chain.chainId, key.split('|')[0]);
+    }
+    await writeWalletBalances(tx, chain.chainId, job.wallet, empty, balances);
+    if (marks.size > 0) {
+      await writeReconciled(
+        tx,
+        chain.chainId,
+        {
+          updates20: [],
+          updates1155: [],
+          inserts20: [],
+          marks,
+          readErrors: new Map(),
+          reconciledBlock: null,
+        },
+        null,
+        null,
+      );
+    }
+    await tx.query(
+      `update tracked_wallets set status = 'ready', ready_at = now(), balances_block = $3,
+              error = null, progress = $4
+        where chain_id = $1 and wallet = $2`,
+      [chain.chainId, job.wallet, at.toString(), JSON.stringify({ transactions: refs.length })],
+    );
+    await publishStoreChange(tx, change);
+  });
+  return { transactions: refs.length };
+}
+
+/** Adds `more` (sorted by block) into `into`, merging entries of the same block. */
+function mergeBlocks(into: FetchedBlock[], more: FetchedBlock[]): void {
+  for (const b of more) {
+    const last = into[into.length - 1];
+    if (last && last.block.number === b.block.number) {
+      // A block split across two fetch chunks: one block, transactions in index order.
+      const all = last.block.transactions.map((tx, i) => ({
+        tx,
+        r: last.receipts[i],
+        t: last.traces?.[i],
+      }));
+      b.block.transactions.forEach((tx, i) => {
+        all.push({ tx, r: b.receipts[i], t: b.traces?.[i] });
+      });
+      all.sort((x, y) => Number(BigInt(x.tx.transactionIndex) - BigInt(y.tx.transactionIndex)));
+      last.block.transactions = all.map((e) => e.tx);
+      last.receipts = all.map((e) => e.r) as typeof last.receipts;
+      if (last.traces) last.traces = all.map((e) => e.t) as typeof last.traces;
+    } else {
+      into.push(b);
+    }
+  }
+}
+
+async function tokenMetadata(deps: BackfillDeps, batch: DerivedBatch): Promise<TokenMetadata[]> {
+  const all = [...batch.tokens.keys()];
+  if (all.length === 0) return [];
+  const { rows } = await deps.db.query<{ address: string }>(
+    'select address from tokens where chain_id = $1 and address = any($2::text[])',
+    [deps.chain.chainId, all],
+  );
+  const known = new Set(rows.map((r) => r.address));
+  const hints = new Map([...batch.tokens].map(([a, t]) => [a, t.hint]));
+  return fetchTokenMetadata(
+    deps.rpc,
+    all.filter((a) => !known.has(a)),
+    { multicall3: deps.caps.multicall3, hints },
+  );
+}
+
+async function standardsOf(
+  deps: BackfillDeps,
+  batch: DerivedBatch,
+  fresh: readonly TokenMetadata[],
+): Promise<Map<string, string>> {
+  const { rows } = await deps.db.query<{ address: string; standard: string }>(
+    'select address, standard from tokens where chain_id = $1 and address = any($2::text[])',
+    [deps.chain.chainId, [...batch.tokens.keys()]],
+  );
+  const out = new Map(rows.map((r) => [r.address, r.standard]));
+  for (const t of fresh) out.set(t.address, t.standard);
+  return out;
+}
+
+/**
+ * Tokens this history shows do not conserve balances (as full mode's reconciliation marks them):
+ * WETH9-style wrappers, and, when the history is complete (start block 0), tokens whose
+ * `balanceOf` at the handover differs from the sum of the wallet's Transfer deltas.
+ */
+async function conservationMarks(
+  deps: BackfillDeps,
+  job: { handover: bigint },
+  batch: DerivedBatch,
+  wrappers: ReadonlySet<string>,
+): Promise<Map<string, { reason: string; block: bigint }>> {
+  const marks = new Map<string, { reason: string; block: bigint }>();
+  for (const t of wrappers) {
+    marks.set(t, {
+      reason:
+        'deposit_withdrawal: balances move with Deposit/Withdrawal events (WETH9-style wrapper)',
+      block: job.handover,
+    });
+  }
+  if (deps.chain.startBlock !== 0n) return marks;
+  const deltas = [...batch.erc20Deltas.values()].filter((d) => !marks.has(d.token));
+  const values = await readBalances(
+    deps.rpc,
+    deps.caps.multicall3,
+    deltas.map((d) => ({ token: d.token, wallet: d.wallet })),
+    job.handover,
+  );
+  deltas.forEach((d, i) => {
+    const v = values[i];
+    if (v === null || v === undefined || v === d.delta) return;
+    const code = d.delta < 0n ? 'negative_delta' : 'balance_mismatch';
+    marks.set(d.token, {
+      reason: `${code}: balanceOf(${d.wallet}) = ${v} at block ${job.handover}, Transfer deltas give ${d.delta}`,
+      block: job.handover,
+    });
+  });
+  return marks;
+}

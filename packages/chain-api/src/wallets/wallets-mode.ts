@@ -1,0 +1,177 @@
+import type { Database } from '@sluice/db';
+import type { Logger } from 'pino';
+import type { ChainConfig } from '../chains/index.js';
+import type { DerivedBatch } from '../derive/index.js';
+import { BackfillRunner, type BackfillStatus } from './backfill-runner.js';
+import type { BackfillDeps } from './backfill-wallet.js';
+import { filterBatch } from './filter-batch.js';
+import { rateLimitedRpc } from './rate-limited-rpc.js';
+import { countTracked, deleteWalletData, listTracked, listUnready } from './tracked-store.js';
+import type { WalletsOptions } from './wallets-options.js';
+
+/** Per-chain wallets-mode state in /health. */
+export interface WalletsStatus extends BackfillStatus {
+  mode: 'wallets';
+  tracked: number;
+  max_wallets: number;
+  ready: number;
+  pending: number;
+}
+
+const EVICT_EVERY_MS = 5_000;
+
+/**
+ * The head follower's side of wallets mode (run by the chain's leader): which wallets a batch
+ * keeps, when each new wallet's history hands over from its backfill to the follower, dropping
+ * a wallet's data after a reorg below its handover or on eviction, and the backfill runner.
+ *
+ * Handover: `refresh` runs between two `advance` steps of the indexer (no batch in flight). It
+ * sets `handover_block` = the current checkpoint for every new wallet, in a transaction holding
+ * the checkpoint row, then publishes the new tracked set; every later batch (blocks above the
+ * handover) keeps the wallet's rows, and its backfill covers the blocks up to the handover.
+ *
+ * @example
+ * await mode.refresh(checkpoint); // in the indexer loop
+ * const kept = mode.filter(batch); // in prepare
+ */
+export class WalletsMode {
+  private tracked: ReadonlySet<string> = new Set();
+  private lastEvict = 0;
+  private highest: bigint | null = null;
+  private counts: Record<string, number> = {};
+  private readonly runner: BackfillRunner;
+
+  constructor(
+    private readonly db: Database,
+    private readonly chain: ChainConfig,
+    private readonly opts: WalletsOptions,
+    private readonly log: Logger,
+    deps: () => Omit<BackfillDeps, 'db' | 'chain'> | undefined,
+    signal: AbortSignal,
+  ) {
+    let limited: BackfillDeps['rpc'] | undefined;
+    this.runner = new BackfillRunner(
+      () => {
+        const d = deps();
+        if (!d) return undefined;
+        limited ??= rateLimitedRpc(d.rpc, opts.rpcPerSecond, signal);
+        return { ...d, db, chain, rpc: limited };
+      },
+      opts.concurrency,
+      log.child({ component: 'wallet-backfill' }),
+      () => {
+        // Recount at the next refresh, so /health shows the wallet ready.
+        this.lastEvict = 0;
+      },
+    );
+  }
+
+  /** A new chain in wallets mode follows from the current head, not from its start block. */
+  followFrom(head: bigint): ChainConfig {
+    return { ...this.chain, startBlock: head };
+  }
+
+  /** The batch's rows of tracked wallets, plus every pool event (pricing). */
+  filter(batch: DerivedBatch): DerivedBatch {
+    const tracked = this.tracked;
+    return filterBatch(batch, (w) => tracked.has(w), { pools: true });
+  }
+
+  /**
+   * Between batches: drops wallets whose handover or balances are above a rolled-back
+   * checkpoint (their backfill runs again), evicts beyond the cap, hands new wallets over at
+   * `cp`, reloads the tracked set and starts due backfills.
+   */
+  async refresh(cp: { block: bigint }): Promise<void> {
+    const id = this.chain.chainId;
+    let reload = this.tracked.size === 0;
+    if (this.highest === null || cp.block < this.highest)
+      reload = (await this.resetAbove(cp.block)) || reload;
+    this.highest = this.highest === null || cp.block > this.highest ? cp.block : this.highest;
+    if (Date.now() - this.lastEvict > EVICT_EVERY_MS) {
+      this.lastEvict = Date.now();
+      await this.evict();
+      this.counts = await countTracked(this.db, id);
+      reload = true;
+    }
+    await this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ indexed_block: string }>(
+        'select indexed_block::text as indexed_block from checkpoints where chain_id = $1 for update',
+        [id],
+      );
+      if (rows[0]?.indexed_block !== cp.block.toString()) return; // moved: next refresh
+      await tx.query(
+        `update tracked_wallets set handover_block = $2
+          where chain_id = $1 and status <> 'ready' and handover_block is null`,
+        [id, cp.block.toString()],
+      );
+    });
+    // Wallets only leave the set here (reset, eviction): between full reloads (every few
+    // seconds) the rows not yet ready are enough to grow it.
+    const rows = reload ? await listTracked(this.db, id) : await listUnready(this.db, id);
+    const handed = rows.filter((r) => r.handoverBlock !== null).map((r) => r.wallet);
+    this.tracked = new Set(reload ? handed : [...this.tracked, ...handed]);
+    this.runner.kick(rows.filter((r) => r.status !== 'ready'));
+  }
+
+  /** True when some wallet was reset. */
+  private async resetAbove(block: bigint): Promise<boolean> {
+    const id = this.chain.chainId;
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ wallet: string }>(
+        `select wallet from tracked_wallets
+          where chain_id = $1 and (handover_block > $2 or balances_block > $2) for update`,
+        [id, block.toString()],
+      );
+      if (rows.length === 0) return false;
+      const wallets = rows.map((r) => r.wallet);
+      this.log.info(
+        { wallets: wallets.length, block: Number(block) },
+        'reorg below wallet handovers: backfilling them again',
+      );
+      await deleteWalletData(tx, id, wallets);
+      await tx.query(
+        `update tracked_wallets set status = 'pending', handover_block = null, balances_block = null,
+                generation = generation + 1, progress = null, error = null
+          where chain_id = $1 and wallet = any($2::text[])`,
+        [id, wallets],
+      );
+      return true;
+    });
+  }
+
+  private async evict(): Promise<void> {
+    const id = this.chain.chainId;
+    await this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ wallet: string }>(
+        `select wallet from tracked_wallets where chain_id = $1
+          order by requested_at desc, wallet offset $2 for update`,
+        [id, this.opts.maxWallets],
+      );
+      if (rows.length === 0) return;
+      const wallets = rows.map((r) => r.wallet);
+      await tx.query(
+        'delete from tracked_wallets where chain_id = $1 and wallet = any($2::text[])',
+        [id, wallets],
+      );
+      await deleteWalletData(tx, id, wallets);
+      this.log.info({ evicted: wallets.length }, 'least recently requested wallets evicted');
+    });
+  }
+
+  stop(): void {
+    this.runner.stop();
+  }
+
+  status(): WalletsStatus {
+    const c = this.counts;
+    return {
+      mode: 'wallets',
+      tracked: Object.values(c).reduce((a, b) => a + b, 0),
+      max_wallets: this.opts.maxWallets,
+      ready: c.ready ?? 0,
+      pending: (c.pending ?? 0) + (c.backfilling ?? 0) + (c.failed ?? 0),
+      ...this.runner.status(),
+    };
+  }
+}
