@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { checkGroundTruth } from './ground-truth.js';
-import { rpcCall, send } from './random-workload.js';
+import { rpcCall, send, waitReceipt } from './random-workload.js';
 
 /** Chain replaced under the same chain id (issue 11 item 6): one clear error, no loop, reset works. */
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Hex;
@@ -40,10 +40,13 @@ function chain(rpcUrl: string, over: Partial<ChainConfig> = {}): ChainConfig {
 
 /** Mines `n` blocks, each with one native send to a seed-dependent address. */
 async function mine(url: string, n: number, seed: number): Promise<void> {
+  let last: Hex | undefined;
   for (let i = 0; i < n; i++) {
     const to = `0x${(seed * 1000 + i + 1).toString(16).padStart(40, '0')}` as Hex;
-    await send(url, DEV, to, '0x', BigInt(1_000_000 + seed * 7 + i));
+    last = await send(url, DEV, to, '0x', BigInt(1_000_000 + seed * 7 + i));
   }
+  // anvil may answer before the last block is sealed; tests read the head right after.
+  if (last) await waitReceipt(url, last);
 }
 
 function capture() {

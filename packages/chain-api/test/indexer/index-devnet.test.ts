@@ -6,7 +6,14 @@ import { chainMigrations } from '../../src/db/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { checkGroundTruth, storeDigest } from './ground-truth.js';
-import { deployWorkload, playRandomOps, rpcCall, send, type Workload } from './random-workload.js';
+import {
+  deployWorkload,
+  playRandomOps,
+  rpcCall,
+  send,
+  type Workload,
+  waitReceipt,
+} from './random-workload.js';
 import { workloadChain } from './workload-chain.js';
 
 const log = pino({ level: 'silent' });
@@ -142,8 +149,8 @@ describe('indexing a randomized workload', () => {
       await waitFor(() => indexers.status()[0]?.ready === true, 20_000);
       const [a, b] = w.wallets as [`0x${string}`, `0x${string}`];
       for (let i = 0; i < 3; i++) {
-        await send(anvil.rpcUrl, a, b, '0x', 12345n);
-        const head = BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber'));
+        const hash = await send(anvil.rpcUrl, a, b, '0x', 12345n);
+        const head = BigInt((await waitReceipt(anvil.rpcUrl, hash)).blockNumber);
         const t0 = Date.now();
         await waitFor(() => BigInt(indexers.status()[0]?.indexed_block ?? -1) >= head, 5_000);
         expect(Date.now() - t0).toBeLessThan(1_000);

@@ -9,7 +9,7 @@ import { chainMigrations } from '../../src/db/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { ChainIndexer } from '../../src/ingest/index.js';
 import { checkGroundTruth } from './ground-truth.js';
-import { rpcCall, send } from './random-workload.js';
+import { rpcCall, send, waitReceipt } from './random-workload.js';
 
 /** Issue 12 item 7: a leader whose lock session the database terminated stops writing at once. */
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Hex;
@@ -53,11 +53,14 @@ const chain = (): ChainConfig => ({
 });
 
 let sent = 0;
+/** Sends n transfers and waits until the last one is sealed (anvil may answer before it is). */
 async function mine(n: number): Promise<void> {
+  let last: Hex | undefined;
   for (let i = 0; i < n; i++) {
     const to = `0x${(++sent).toString(16).padStart(40, '7')}` as Hex;
-    await send(anvil.rpcUrl, DEV, to, '0x', BigInt(1000 + sent));
+    last = await send(anvil.rpcUrl, DEV, to, '0x', BigInt(1000 + sent));
   }
+  if (last) await waitReceipt(anvil.rpcUrl, last);
 }
 
 beforeAll(async () => {
