@@ -6,3 +6,11 @@ export function assertChannelName(channel: string): void {
     );
   }
 }
+
+/** The channel list of a `listen` call, each checked. */
+export function channelList(channel: string | readonly string[]): readonly string[] {
+  const list = typeof channel === 'string' ? [channel] : channel;
+  if (list.length === 0) throw new TypeError('listen needs at least one channel');
+  for (const c of list) assertChannelName(c);
+  return list;
+}

@@ -1,6 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { lockFolder } from './folder-lock.js';
-import { assertChannelName } from './listen-channel.js';
+import { channelList } from './listen-channel.js';
 import type { Database, Queryable, QueryResult } from './types.js';
 
 // Match node-postgres: 64-bit integers and numerics stay exact as strings.
@@ -70,15 +70,20 @@ export async function openPglite(dataDir: string, schema: string | undefined): P
       await serialize(() => pglite.query('select 1'));
     },
     async listen(channel, onNotify) {
-      assertChannelName(channel);
+      const channels = channelList(channel);
       // One in-process connection: it never drops, so onConnectionChange is never called.
-      const unlisten = await serialize(() => pglite.listen(channel, onNotify));
+      const unlisten = await serialize(() =>
+        Promise.all(channels.map((c) => pglite.listen(c, (payload) => onNotify(payload, c)))),
+      );
       let done = false;
       return {
+        async notify(to, payload) {
+          await serialize(() => pglite.query('select pg_notify($1, $2)', [to, payload]));
+        },
         async close() {
           if (done || closed) return;
           done = true;
-          await serialize(() => unlisten());
+          await serialize(() => Promise.all(unlisten.map((u) => u())));
         },
       };
     },

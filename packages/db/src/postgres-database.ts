@@ -119,6 +119,7 @@ export async function openPostgres(url: string, options: OpenDatabaseOptions): P
       const listener = await listenPostgres(clientConfig, channel, onNotify, listenOptions);
       listeners.add(listener);
       return {
+        notify: (to, payload) => listener.notify(to, payload),
         async close() {
           listeners.delete(listener);
           await listener.close();

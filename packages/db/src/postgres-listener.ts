@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { assertChannelName } from './listen-channel.js';
+import { channelList } from './listen-channel.js';
 import type { Listener, ListenOptions } from './types.js';
 
 /**
@@ -9,11 +9,11 @@ import type { Listener, ListenOptions } from './types.js';
  */
 export async function listenPostgres(
   config: pg.ClientConfig,
-  channel: string,
-  onNotify: (payload: string) => void,
+  channel: string | readonly string[],
+  onNotify: (payload: string, channel: string) => void,
   options: ListenOptions = {},
 ): Promise<Listener> {
-  assertChannelName(channel);
+  const channels = channelList(channel);
   const firstDelay = options.reconnectDelayMs ?? 250;
   let client: pg.Client | undefined;
   let closed = false;
@@ -36,11 +36,11 @@ export async function listenPostgres(
     next.on('error', onLost);
     next.on('end', onLost);
     next.on('notification', (message) => {
-      if (message.channel === channel) onNotify(message.payload ?? '');
+      if (channels.includes(message.channel)) onNotify(message.payload ?? '', message.channel);
     });
     try {
       await next.connect();
-      await next.query(`listen ${channel}`);
+      await next.query(channels.map((c) => `listen ${c}`).join('; '));
     } catch (error) {
       lost = true;
       next.end().catch(() => {});
@@ -74,6 +74,10 @@ export async function listenPostgres(
 
   await connect();
   return {
+    async notify(to, payload) {
+      if (!client) throw new Error('the listening connection is down');
+      await client.query('select pg_notify($1, $2)', [to, payload]);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -36,18 +36,19 @@ export interface Database extends Queryable {
   /** Checks the connection with `select 1`; rejects when the database is unreachable. */
   ping(): Promise<void>;
   /**
-   * Subscribes to `NOTIFY` on `channel` (an unquoted identifier: lower-case letters, digits, `_`).
-   * On PostgreSQL this holds one dedicated connection (outside the pool) and reconnects after it
-   * drops; `onConnectionChange(false)` tells the caller notifications may have been missed until
-   * the next `onConnectionChange(true)`.
+   * Subscribes to `NOTIFY` on `channel` (or several channels on one connection, so their
+   * notifications arrive in commit order; each an unquoted identifier: lower-case letters,
+   * digits, `_`). On PostgreSQL this holds one dedicated connection (outside the pool) and
+   * reconnects after it drops; `onConnectionChange(false)` tells the caller notifications may
+   * have been missed until the next `onConnectionChange(true)`.
    *
    * @example
    * const listener = await db.listen('jobs_changed', (payload) => wake(payload));
    * await listener.close();
    */
   listen(
-    channel: string,
-    onNotify: (payload: string) => void,
+    channel: string | readonly string[],
+    onNotify: (payload: string, channel: string) => void,
     options?: ListenOptions,
   ): Promise<Listener>;
   /** Closes the pool (or the embedded database). Idempotent. */
@@ -93,5 +94,12 @@ export interface ListenOptions {
 
 /** An active `LISTEN`; `close()` unsubscribes (and ends the dedicated connection). Idempotent. */
 export interface Listener {
+  /**
+   * `NOTIFY channel, payload` sent on the listening connection itself (no pool wait). When it
+   * is one of the listened channels, the notification comes back after every notification of a
+   * transaction that committed before it: a marker that the listener has caught up. Rejects
+   * while the connection is down.
+   */
+  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }

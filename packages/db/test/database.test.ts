@@ -135,6 +135,26 @@ describe.each(['postgres', 'pglite'] as const)('%s', (kind) => {
     expect(got).toEqual(['plain', 'committed']);
   });
 
+  it('listens on several channels on one connection, in commit order, and notifies on it', async () => {
+    const base = `chan_${Math.random().toString(36).slice(2, 10)}`;
+    const [a, b] = [`${base}_a`, `${base}_b`];
+    const got: string[] = [];
+    const listener = await t.db.listen([a, b], (payload, channel) =>
+      got.push(`${channel === a ? 'a' : 'b'}:${payload}`),
+    );
+    // Another session's transaction, then the listener's own marker: the marker comes after.
+    await t.db.transaction(async (tx) => {
+      await tx.query('select pg_notify($1, $2)', [a, '1']);
+      await tx.query('select pg_notify($1, $2)', [b, '2']);
+    });
+    await listener.notify(b, 'marker');
+    await waitFor(() => got.length >= 3);
+    expect(got).toEqual(['a:1', 'b:2', 'b:marker']);
+    await listener.close();
+    await expect(t.db.listen([], () => {})).rejects.toThrow(TypeError);
+    await expect(t.db.listen([a, 'Bad'], () => {})).rejects.toThrow(TypeError);
+  });
+
   it('rejects channel names that are not plain identifiers', async () => {
     for (const bad of ['', 'Upper', 'semi;colon', 'a b', '1abc', 'x'.repeat(64)]) {
       await expect(t.db.listen(bad, () => {})).rejects.toThrow(TypeError);
