@@ -55,4 +55,13 @@ describe('response cache configuration', () => {
       /RESPONSE_CACHE_INVALIDATION must be "scoped" or "global", got "sometimes"/,
     );
   });
+
+  it('fences reads automatically by default, on or off on request, and names a bad value', () => {
+    expect(loadConfig({}).readFence).toBe('auto');
+    expect(loadConfig({ READ_FENCE: ' ON ' }).readFence).toBe('on');
+    expect(loadConfig({ READ_FENCE: 'off' }).readFence).toBe('off');
+    expect(() => loadConfig({ READ_FENCE: 'yes' })).toThrow(
+      /READ_FENCE must be "auto", "on" or "off", got "yes"/,
+    );
+  });
 });

@@ -14,6 +14,12 @@ export interface AppConfig {
   databaseReadUrls: string[];
   /** Longest a read waits for a standby to replay a notified batch before using the primary. */
   readMaxWaitMs: number;
+  /**
+   * `READ_FENCE`: fence each keyed request against the change feed, so a client's answers never
+   * go backwards across API processes. `auto` (default): on when this process reads through
+   * standbys or hears changes through Redis (deployments of several API processes).
+   */
+  readFence: 'auto' | 'on' | 'off';
   /** Shared rate-limit counters across replicas; unset: in-process. */
   redisUrl: string | undefined;
   /** Development keys (plaintext, comma-separated), stored hashed at start. */
@@ -45,6 +51,15 @@ export function integer(
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** `READ_FENCE`: `auto` (default), `on` or `off`. */
+function readFenceMode(env: NodeJS.ProcessEnv): 'auto' | 'on' | 'off' {
+  const raw = env.READ_FENCE?.trim().toLowerCase() || 'auto';
+  if (raw !== 'auto' && raw !== 'on' && raw !== 'off') {
+    throw new ConfigError(`READ_FENCE must be "auto", "on" or "off", got "${raw}"`);
+  }
+  return raw;
 }
 
 /** `RESPONSE_CACHE_INVALIDATION`: `scoped` (default) or `global` (any change drops everything). */
@@ -112,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: env.DATA_DIR?.trim() || './data',
     databaseReadUrls,
     readMaxWaitMs: integer(env, 'DATABASE_READ_MAX_WAIT_MS', 100, 0, 10_000),
+    readFence: readFenceMode(env),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     apiKeys: (env.API_KEYS ?? '')
       .split(',')

@@ -20,6 +20,7 @@ import { createNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
 import type { ReadDb } from './queries/prepared-query.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
+import { type ReadFence, useReadFence } from './read-fence.js';
 import type { StatusSource } from './readiness.js';
 import {
   type ResponseCacheConfig,
@@ -59,6 +60,11 @@ export interface ApiServerOptions {
   changeFeed?: ChangeFeed;
   /** The read path's state for /health (with a `ReadRouter`). */
   readServers?: () => ReadServersHealth;
+  /**
+   * Runs before each keyed request's handler (see `useReadFence`): answers never older than
+   * what another API process already served. Absent: no fence (one API process).
+   */
+  readFence?: ReadFence;
   /** Chains this deployment serves (indexes). */
   chains: readonly ChainConfig[];
   /** Well-known chains, so `chain_ids=ethereum` gets a precise "names are not accepted". */
@@ -236,6 +242,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       await v1.register(supportedChainsRoute(ctx));
       await v1.register(async (keyed) => {
         keyed.addHook('onRequest', requireApiKey(verifier));
+        if (opts.readFence) useReadFence(keyed, opts.readFence);
         await keyed.register(activityRoute(ctx));
         await keyed.register(balancesRoute(ctx));
         await keyed.register(tokenBalanceRoute(ctx));

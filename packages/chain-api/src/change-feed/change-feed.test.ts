@@ -81,10 +81,37 @@ describe('change feeds', () => {
     }
   });
 
+  it('sync(): a marker through the primary comes back behind every change committed before', async () => {
+    const feed = await listenChangeFeed(t.db, { withLsn: true, fenceTimeoutMs: 2_000 });
+    const other = await listenChangeFeed(t.db, { withLsn: false });
+    const seen: string[] = [];
+    const otherSeen: string[] = [];
+    feed.subscribe({ onChange: (c) => seen.push(c.payload) });
+    other.subscribe({ onChange: (c) => otherSeen.push(c.payload) });
+    try {
+      for (let round = 0; round < 20; round++) {
+        await t.db.query(`select pg_notify('sluice_store_changed', $1)`, [`c${round}`]);
+        // No waiting between commit and sync: the change must already be delivered.
+        expect(await feed.sync()).toBe(true);
+        expect(seen.at(-1)).toBe(`c${round}`);
+      }
+      // A thousand concurrent callers share markers.
+      const results = await Promise.all(Array.from({ length: 1_000 }, () => other.sync()));
+      expect(results.every(Boolean)).toBe(true);
+      // Markers are private: neither feed delivers the other's as a change.
+      expect(seen.every((p) => p.startsWith('c'))).toBe(true);
+      expect(otherSeen.every((p) => p.startsWith('c'))).toBe(true);
+    } finally {
+      await feed.close();
+      await other.close();
+    }
+    expect(await feed.sync()).toBe(false); // closed: no hang
+  });
+
   it('Redis relay: changes arrive in order with positions; a silent relay reads as down', async () => {
     const channel = `sluice:test:${randomBytes(6).toString('hex')}`;
     const relay = await startChangeRelay({ primary: t.db, redis, channel, heartbeatMs: 100 });
-    const feed = await redisChangeFeed(redis, channel, { staleAfterMs: 500 });
+    const feed = await redisChangeFeed(redis, channel, { staleAfterMs: 500, fenceTimeoutMs: 300 });
     const changes: StoreChange[] = [];
     const states: boolean[] = [];
     feed.subscribe({
@@ -101,9 +128,20 @@ describe('change feeds', () => {
       for (let i = 1; i < changes.length; i++) {
         expect(changes[i]!.lsn! >= changes[i - 1]!.lsn!).toBe(true);
       }
+      // A fence goes through the relay and the primary: behind every earlier change.
+      for (let round = 0; round < 10; round++) {
+        await t.db.query(`select pg_notify('sluice_store_changed', $1)`, [`f${round}`]);
+        expect(await feed.sync()).toBe(true);
+        expect(changes.at(-1)?.payload).toBe(`f${round}`);
+      }
       // Not ours: ignored, no crash.
       await redis.publish(channel, 'not json');
+      await redis.publish(channel, JSON.stringify({ kind: 'fence', ids: 'nope' }));
       await relay.close();
+      // No relay answers: false after the fence timeout, not a hang.
+      const t0 = Date.now();
+      expect(await feed.sync()).toBe(false);
+      expect(Date.now() - t0).toBeLessThan(2_500);
       await until('the feed to report the silence', () => !feed.connected, 3_000);
       expect(states).toEqual([true, false]);
     } finally {

@@ -32,6 +32,14 @@ export interface ChangeFeedHandlers {
 /** Where API processes learn that the store changed, whichever server they read from. */
 export interface ChangeFeed {
   readonly connected: boolean;
+  /**
+   * Resolves `true` once every change committed before the call has been delivered to the
+   * subscribers (a marker sent through the primary comes back behind them), `false` when that
+   * cannot be known within the feed's fence timeout (feed down, primary or relay silent).
+   * Concurrent callers share markers. What another API process served was committed before
+   * the request reached this one, so after `sync()` this process knows of it too.
+   */
+  sync(): Promise<boolean>;
   /** Handlers are called in subscription order (the read router first: see `followFeed`). */
   subscribe(handlers: ChangeFeedHandlers): () => void;
   close(): Promise<void>;

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Database } from '@sluice/db';
 import { readStartedAfter } from '../replicas/coalesced.js';
 import { flushedPrimaryPosition } from '../replicas/lsn.js';
 import { type ChangeFeed, changeChannels, FeedHub } from './change-feed.js';
+import { FenceMarkers } from './fence-markers.js';
 
 export interface PostgresChangeFeedOptions {
   /** Default `changeChannels`. */
@@ -10,13 +12,18 @@ export interface PostgresChangeFeedOptions {
   withLsn?: boolean;
   /** Retry delay of a failed position read (ms, default 250). */
   retryMs?: number;
+  /** Longest `sync()` waits for its marker (ms, default 1000). */
+  fenceTimeoutMs?: number;
 }
 
 /**
- * `LISTEN` on the primary (a standby cannot LISTEN): one dedicated connection per channel. With
- * `withLsn`, each change is delivered with the primary's position read (and flushed, see
- * `flushedPrimaryPosition`) after it arrived, so at or past its commit; a burst of notifications shares one read, and deliveries keep their
- * order. A failed read reports the feed down (callers bypass caches) and is retried.
+ * `LISTEN` on the primary (a standby cannot LISTEN): one dedicated connection for every channel
+ * and this feed's own marker channel, so notifications arrive in commit order and a marker
+ * (`sync()`) comes back behind every change committed before it. With `withLsn`, each change is
+ * delivered with the primary's position read (and flushed, see `flushedPrimaryPosition`) after
+ * it arrived, so at or past its commit; a burst of notifications shares one read, and
+ * deliveries keep their order. A failed read reports the feed down (callers bypass caches) and
+ * is retried.
  *
  * @example
  * const feed = await listenChangeFeed(primary, { withLsn: true });
@@ -29,10 +36,11 @@ export async function listenChangeFeed(
   const hub = new FeedHub(true);
   const retryMs = opts.retryMs ?? 250;
   const position = readStartedAfter(() => flushedPrimaryPosition(db));
+  const fenceChannel = `sluice_fence_${randomBytes(8).toString('hex')}`;
   let closed = false;
   let pending: { channel: string; payload: string }[] = [];
   let tail: Promise<void> = Promise.resolve();
-  const up = new Set<string>();
+  let listening = true;
   let positionFailed = false;
 
   /** The primary's position, retried while the primary does not answer (feed down meanwhile). */
@@ -42,13 +50,14 @@ export async function listenChangeFeed(
         const lsn = await position();
         if (positionFailed && !closed) {
           positionFailed = false;
-          if (up.size === channels.length) hub.connection(true, lsn);
+          if (listening) hub.connection(true, lsn);
         }
         return lsn;
       } catch {
         if (closed) return undefined;
         positionFailed = true;
         hub.connection(false, undefined);
+        markers.failAll();
         await new Promise((resolve) => setTimeout(resolve, retryMs));
       }
     }
@@ -64,50 +73,59 @@ export async function listenChangeFeed(
   };
 
   const channels = opts.channels ?? changeChannels;
-  const listeners = await Promise.all(
-    channels.map((channel) =>
-      db.listen(
-        channel,
-        (payload) => {
-          if (!opts.withLsn) {
-            hub.change({ channel, payload, lsn: undefined });
-            return;
-          }
-          pending.push({ channel, payload });
-          tail = tail.then(deliver);
-        },
-        {
-          onConnectionChange(connected) {
-            if (connected) up.add(channel);
-            else up.delete(channel);
-            if (!connected) {
-              hub.connection(false, undefined);
-              return;
-            }
-            if (up.size < channels.length) return;
-            if (!opts.withLsn) {
-              hub.connection(true, undefined);
-              return;
-            }
-            // Whatever was missed is at or before the position now.
-            tail = tail.then(async () => {
-              const lsn = await readLsn();
-              if (!closed && up.size === channels.length) hub.connection(true, lsn);
-            });
-          },
-        },
-      ),
-    ),
+  // Assigned before any marker can be sent (sync needs the listener).
+  let listener: Awaited<ReturnType<Database['listen']>> | undefined;
+  const markers = new FenceMarkers(async (id) => {
+    if (!listener || !hub.connected) throw new Error('change feed down');
+    await listener.notify(fenceChannel, id);
+  }, opts.fenceTimeoutMs ?? 1_000);
+
+  listener = await db.listen(
+    [...channels, fenceChannel],
+    (payload, channel) => {
+      if (channel === fenceChannel) {
+        // Behind every change that arrived before it.
+        if (opts.withLsn) tail = tail.then(() => markers.arrived(payload));
+        else markers.arrived(payload);
+        return;
+      }
+      if (!opts.withLsn) {
+        hub.change({ channel, payload, lsn: undefined });
+        return;
+      }
+      pending.push({ channel, payload });
+      tail = tail.then(deliver);
+    },
+    {
+      onConnectionChange(connected) {
+        listening = connected;
+        if (!connected) {
+          hub.connection(false, undefined);
+          markers.failAll();
+          return;
+        }
+        if (!opts.withLsn) {
+          hub.connection(true, undefined);
+          return;
+        }
+        // Whatever was missed is at or before the position now.
+        tail = tail.then(async () => {
+          const lsn = await readLsn();
+          if (!closed && listening) hub.connection(true, lsn);
+        });
+      },
+    },
   );
-  for (const channel of channels) up.add(channel);
   return {
     get connected() {
       return hub.connected;
     },
+    sync: () => (hub.connected ? markers.sync() : Promise.resolve(false)),
     subscribe: (handlers) => hub.subscribe(handlers),
     async close() {
       closed = true;
-      await Promise.all(listeners.map((listener) => listener.close()));
+      markers.failAll();
+      await listener?.close();
     },
   };
 }

@@ -2,13 +2,21 @@ import type { Database } from '@sluice/db';
 import type { Redis } from 'ioredis';
 import { flushedPrimaryPosition, formatLsn, parseLsn } from '../replicas/lsn.js';
 import { type ChangeFeed, FeedHub } from './change-feed.js';
+import { FenceMarkers } from './fence-markers.js';
 import { listenChangeFeed } from './postgres-change-feed.js';
 
-/** What the relay publishes (JSON): changes, a heartbeat, and "anything may have changed". */
+/**
+ * What the relay publishes (JSON): changes, a heartbeat, "anything may have changed", and the
+ * answer to fence requests (markers that went through the primary behind earlier changes).
+ */
 type RelayMessage =
   | { kind: 'change'; channel: string; payload: string; lsn: string }
   | { kind: 'heartbeat'; lsn: string }
-  | { kind: 'reset'; lsn: string };
+  | { kind: 'reset'; lsn: string }
+  | { kind: 'fence'; ids: string[] };
+
+/** Where API processes ask the relays for a fence (see `ChangeFeed.sync`). */
+const fenceRequests = (channel: string) => `${channel}:fence`;
 
 /**
  * The Redis channel of a database: its cluster's system identifier (the same on its standbys)
@@ -52,6 +60,8 @@ export async function startChangeRelay(opts: {
     tail = tail.then(async () => {
       try {
         if (lost) {
+          // A fence answer cannot vouch for changes lost before it: no reset yet, no answer.
+          if (message.kind === 'fence') return;
           await redis.publish(channel, JSON.stringify({ kind: 'reset', lsn: message.lsn }));
           lost = false;
         }
@@ -61,6 +71,23 @@ export async function startChangeRelay(opts: {
       }
     });
   };
+  // Fence requests: one marker through the primary answers every request that came before it
+  // was sent; the answer is published behind the changes the marker came back behind.
+  const requests = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true });
+  requests.on('error', () => {}); // reconnects on its own; requesters time out meanwhile
+  let asked: string[] = [];
+  requests.on('message', (from: string, id: string) => {
+    if (from !== fenceRequests(channel) || id.length > 64) return;
+    asked.push(id);
+    if (asked.length > 1) return;
+    void feed.sync().then((ok) => {
+      const ids = asked;
+      asked = [];
+      if (ok) send({ kind: 'fence', ids });
+    });
+  });
+  requests.connect().catch(() => {});
+  requests.subscribe(fenceRequests(channel)).catch(() => {});
   const unsubscribe = feed.subscribe({
     onChange({ channel: source, payload, lsn }) {
       send({ kind: 'change', channel: source, payload, lsn: formatLsn(lsn ?? 0n) });
@@ -82,6 +109,7 @@ export async function startChangeRelay(opts: {
     async close() {
       clearInterval(beat);
       unsubscribe();
+      requests.disconnect();
       await feed.close();
       await tail;
     },
@@ -99,10 +127,13 @@ export async function startChangeRelay(opts: {
 export async function redisChangeFeed(
   redis: Redis,
   channel: string,
-  opts: { staleAfterMs?: number } = {},
+  opts: { staleAfterMs?: number; fenceTimeoutMs?: number } = {},
 ): Promise<ChangeFeed> {
   const staleAfterMs = opts.staleAfterMs ?? 3_000;
   const hub = new FeedHub(false);
+  const markers = new FenceMarkers(async (id) => {
+    await redis.publish(fenceRequests(channel), id);
+  }, opts.fenceTimeoutMs ?? 1_000);
   // Its SUBSCRIBE waits for the connection (queued, no command timeout: 0 would time out at once).
   const sub = redis.duplicate({
     lazyConnect: true,
@@ -117,6 +148,13 @@ export async function redisChangeFeed(
     let lsn: bigint;
     try {
       message = JSON.parse(text) as RelayMessage;
+      if (message.kind === 'fence') {
+        // Handled in order: every change published before it was delivered already.
+        if (hub.connected && Array.isArray(message.ids)) {
+          for (const id of message.ids) if (markers.owns(String(id))) markers.arrived(String(id));
+        }
+        return;
+      }
       lsn = parseLsn(message.lsn);
     } catch {
       return; // not ours
@@ -128,10 +166,16 @@ export async function redisChangeFeed(
       hub.change({ channel: message.channel, payload: message.payload, lsn });
     }
   });
-  sub.on('close', () => hub.connection(false, undefined));
+  sub.on('close', () => {
+    hub.connection(false, undefined);
+    markers.failAll();
+  });
   const check = setInterval(
     () => {
-      if (hub.connected && Date.now() - heardAt > staleAfterMs) hub.connection(false, undefined);
+      if (hub.connected && Date.now() - heardAt > staleAfterMs) {
+        hub.connection(false, undefined);
+        markers.failAll();
+      }
     },
     Math.max(50, Math.floor(staleAfterMs / 4)),
   );
@@ -143,9 +187,11 @@ export async function redisChangeFeed(
     get connected() {
       return hub.connected;
     },
+    sync: () => (hub.connected ? markers.sync() : Promise.resolve(false)),
     subscribe: (handlers) => hub.subscribe(handlers),
     async close() {
       clearInterval(check);
+      markers.failAll();
       sub.disconnect();
     },
   };

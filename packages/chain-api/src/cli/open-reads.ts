@@ -2,6 +2,7 @@ import type { Database } from '@sluice/db';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ReadDb } from '../api/queries/prepared-query.js';
+import type { ReadFence } from '../api/read-fence.js';
 import type { ReadServersHealth } from '../api/routes/health.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
 import { listenChangeFeed } from '../change-feed/postgres-change-feed.js';
@@ -18,6 +19,8 @@ export interface Reads {
   router: ReadRouter | undefined;
   /** Undefined: the API LISTENs on `db` itself if it caches (PGlite, or no cache and no standbys). */
   feed: ChangeFeed | undefined;
+  /** The per-request fence (READ_FENCE), when on. */
+  fence: ReadFence | undefined;
   close(): Promise<void>;
 }
 
@@ -38,7 +41,14 @@ export async function openReads(
   devnet: boolean,
 ): Promise<Reads> {
   if (apiDb.kind !== 'postgres') {
-    return { db: apiDb, router: undefined, feed: undefined, close: async () => {} };
+    // Embedded: one process per data folder, nothing to fence against.
+    return {
+      db: apiDb,
+      router: undefined,
+      feed: undefined,
+      fence: undefined,
+      close: async () => {},
+    };
   }
   const router =
     config.databaseReadUrls.length > 0
@@ -56,14 +66,30 @@ export async function openReads(
     throw error;
   }
   if (router && feed) router.follow(feed);
+  const fenced =
+    config.readFence === 'on' || (config.readFence === 'auto' && (router || redis) !== undefined);
   return {
     db: router ?? apiDb,
     router,
     feed,
+    fence: fenced && (feed || router) ? readFence(feed, router) : undefined,
     async close() {
       await feed?.close();
       await router?.close();
     },
+  };
+}
+
+/**
+ * The change feed's marker round trip (cache and standby gate up to date); when it fails, the
+ * standbys are held to the primary's position instead and the answer bypasses the cache. With
+ * neither a feed nor standbys, reads go to the primary uncached: nothing to fence.
+ */
+function readFence(feed: ChangeFeed | undefined, router: ReadRouter | undefined): ReadFence {
+  return async () => {
+    if (feed && (await feed.sync())) return true;
+    await router?.requirePrimary();
+    return false;
   };
 }
 

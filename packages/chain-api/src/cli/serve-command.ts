@@ -124,6 +124,7 @@ export async function serveCommand(
       db: reads.db,
       writeDb: apiDb,
       changeFeed: reads.feed,
+      readFence: reads.fence,
       readServers: reads.router ? () => readServersHealth(reads.router!) : undefined,
       chains,
       wellKnownChains: knownChains,

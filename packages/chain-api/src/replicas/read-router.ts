@@ -115,6 +115,15 @@ export class ReadRouter {
     if (this.#replicas.some((r) => r.usable && r.replayLsn < lsn)) void this.#waitForReplay();
   }
 
+  /**
+   * Raises `required` to the primary's position now (shared by concurrent callers): for a read
+   * whose change fence failed, so a standby serves it only if it has replayed everything
+   * committed so far. A primary that does not answer changes nothing (it writes nothing new).
+   */
+  requirePrimary(): Promise<void> {
+    return this.#fencePrimary();
+  }
+
   /** Whether change notifications arrive (see the class comment). */
   setFeedConnected(connected: boolean): void {
     this.#feedConnected = connected;

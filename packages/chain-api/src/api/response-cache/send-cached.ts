@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches, strongEtag } from '../http-cache.js';
+import { isUnfenced } from '../read-fence.js';
 import type { Dep } from './cache-deps.js';
 import type { LivePrices, PricedTokens, PriceLookup } from './live-prices.js';
 import type { CachedBody, CacheFill, LiveBody, ResponseCache } from './response-cache.js';
@@ -98,6 +99,7 @@ export async function sendCached<T>(
     body = await fromStore();
   } else if (
     !caching.following() ||
+    isUnfenced(request) ||
     !opts.cacheable ||
     /\bno-cache\b/i.test(String(request.headers['cache-control'] ?? ''))
   ) {
