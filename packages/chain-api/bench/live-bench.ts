@@ -107,6 +107,9 @@ async function runMode(
     RESPONSE_CACHE_INVALIDATION: mode,
     // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
     RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS
+      ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+      : {}),
   });
   const writer = await startWriter(opts.databaseUrl);
   try {

@@ -195,6 +195,38 @@ describe.each(['postgres', 'pglite'] as const)('response cache (%s)', (kind) => 
     }
   });
 
+  it('READ_FENCE: runs after authentication; a failed fence bypasses the cache', async () => {
+    let fenced = 0;
+    let fenceOk = true;
+    const own = await startTestApi({
+      kind,
+      responseCache: { maxBytes: 8 << 20, maxAgeMs: 60_000 },
+      readFence: async () => {
+        fenced++;
+        return fenceOk;
+      },
+    });
+    try {
+      await insertNativeBalances(own.t.db, [{ chainId: 1, wallet, amount: '77' }]);
+      const path = `/v1/evm/balances/${wallet}?chain_ids=1`;
+      expect((await own.get(path, { 'x-sim-api-key': 'sk_wrong' })).status).toBe(401);
+      expect(fenced).toBe(0);
+      await own.get(path);
+      expect((await own.get(path)).headers.get('x-cache')).toBe('hit');
+      expect(fenced).toBe(2);
+      fenceOk = false;
+      const res = await own.get(path);
+      expect(res.headers.get('x-cache')).toBe('bypass');
+      expect(((await res.json()) as { balances: { amount: string }[] }).balances[0]?.amount).toBe(
+        '77',
+      );
+      fenceOk = true;
+      expect((await own.get(path)).headers.get('x-cache')).toBe('hit');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('never caches errors: a bad parameter is a 400 every time', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await api.get(`/v1/evm/balances/${wallet}?limit=abc`);

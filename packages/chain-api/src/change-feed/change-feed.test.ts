@@ -82,8 +82,8 @@ describe('change feeds', () => {
   });
 
   it('sync(): a marker through the primary comes back behind every change committed before', async () => {
-    const feed = await listenChangeFeed(t.db, { withLsn: true, fenceTimeoutMs: 2_000 });
-    const other = await listenChangeFeed(t.db, { withLsn: false });
+    const feed = await listenChangeFeed(t.db, { withLsn: true, fenceTimeoutMs: 10_000 });
+    const other = await listenChangeFeed(t.db, { withLsn: false, fenceTimeoutMs: 10_000 });
     const seen: string[] = [];
     const otherSeen: string[] = [];
     feed.subscribe({ onChange: (c) => seen.push(c.payload) });
@@ -111,7 +111,11 @@ describe('change feeds', () => {
   it('Redis relay: changes arrive in order with positions; a silent relay reads as down', async () => {
     const channel = `sluice:test:${randomBytes(6).toString('hex')}`;
     const relay = await startChangeRelay({ primary: t.db, redis, channel, heartbeatMs: 100 });
-    const feed = await redisChangeFeed(redis, channel, { staleAfterMs: 500, fenceTimeoutMs: 300 });
+    const feed = await redisChangeFeed(redis, channel, {
+      staleAfterMs: 500,
+      fenceTimeoutMs: 10_000,
+    });
+    const impatient = await redisChangeFeed(redis, channel, { fenceTimeoutMs: 300 });
     const changes: StoreChange[] = [];
     const states: boolean[] = [];
     feed.subscribe({
@@ -137,16 +141,18 @@ describe('change feeds', () => {
       // Not ours: ignored, no crash.
       await redis.publish(channel, 'not json');
       await redis.publish(channel, JSON.stringify({ kind: 'fence', ids: 'nope' }));
+      await until('the impatient feed to hear the relay', () => impatient.connected);
       await relay.close();
       // No relay answers: false after the fence timeout, not a hang.
       const t0 = Date.now();
-      expect(await feed.sync()).toBe(false);
-      expect(Date.now() - t0).toBeLessThan(2_500);
+      expect(await impatient.sync()).toBe(false);
+      expect(Date.now() - t0).toBeLessThan(5_000);
       await until('the feed to report the silence', () => !feed.connected, 3_000);
       expect(states).toEqual([true, false]);
     } finally {
       await relay.close();
       await feed.close();
+      await impatient.close();
     }
   });
 });

@@ -76,15 +76,21 @@ export async function startChangeRelay(opts: {
   const requests = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true });
   requests.on('error', () => {}); // reconnects on its own; requesters time out meanwhile
   let asked: string[] = [];
+  let answering = false;
+  const answer = async () => {
+    answering = true;
+    while (asked.length > 0) {
+      // Only requests that arrived before the marker is sent: later ones wait for the next.
+      const ids = asked;
+      asked = [];
+      if (await feed.sync()) send({ kind: 'fence', ids });
+    }
+    answering = false;
+  };
   requests.on('message', (from: string, id: string) => {
     if (from !== fenceRequests(channel) || id.length > 64) return;
     asked.push(id);
-    if (asked.length > 1) return;
-    void feed.sync().then((ok) => {
-      const ids = asked;
-      asked = [];
-      if (ok) send({ kind: 'fence', ids });
-    });
+    if (!answering) void answer();
   });
   requests.connect().catch(() => {});
   requests.subscribe(fenceRequests(channel)).catch(() => {});

@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { PricingLookups } from '../../src/api/context.js';
 import type { RateLimitOptions } from '../../src/api/rate-limit.js';
+import type { ReadFence } from '../../src/api/read-fence.js';
 import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
 import type { ResponseCacheConfig } from '../../src/api/response-cache/start-response-cache.js';
 import type { SubscribeStoreChanges } from '../../src/api/response-cache/store-changes.js';
@@ -49,6 +50,7 @@ export async function startTestApi(
     kind?: 'postgres' | 'pglite';
     responseCache?: ResponseCacheConfig;
     subscribeStoreChanges?: SubscribeStoreChanges;
+    readFence?: ReadFence;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -82,6 +84,7 @@ export async function startTestApi(
     keyCacheTtlMs: opts.keyCacheTtlMs,
     responseCache: opts.responseCache,
     subscribeStoreChanges: opts.subscribeStoreChanges,
+    readFence: opts.readFence,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
