@@ -4,8 +4,9 @@
  * 1,000 random wallets of 100,000 (and re-pricing a few tokens), while 50 connections read a mix
  * (activity page 1, balances, collectibles, a single token balance) across the 10,000 light
  * wallets. The same run measures the cache as it was (`RESPONSE_CACHE_INVALIDATION=global`: any
- * change drops everything) and as it is (`scoped`), plus a bare node:http floor for the mix's
- * mean body size.
+ * change drops everything) and as it is (`scoped`), then `scoped` with READ_FENCE=on (each
+ * request waits for a marker through the primary, as several API processes need), plus a bare
+ * node:http floor for the mix's mean body size.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +97,7 @@ async function runMode(
   opts: LiveBenchOptions,
   mode: 'global' | 'scoped',
   paths: string[],
+  fence = false,
 ): Promise<{ run: LiveRun; bytes: number; responses: number }> {
   const server = await startCli(['serve', '--no-index'], {
     DATABASE_URL: opts.databaseUrl,
@@ -105,6 +107,9 @@ async function runMode(
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '10000000',
     RESPONSE_CACHE_INVALIDATION: mode,
+    // One process: the fence is off by default; on, each request waits for a marker through
+    // the primary (what several API processes behind one address need).
+    READ_FENCE: fence ? 'on' : 'off',
     // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
     RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
     ...(process.env.BENCH_SERVER_NODE_OPTIONS
@@ -160,7 +165,7 @@ async function runMode(
       .map(([outcome, n]) => `${outcome} ${((100 * n) / Math.max(1, responses)).toFixed(1)}%`)
       .join(', ');
     const run: LiveRun = {
-      name: `live mix while indexing, ${mode === 'global' ? 'global invalidation (before #17)' : 'scoped invalidation'}`,
+      name: `live mix while indexing, ${mode === 'global' ? 'global invalidation (before #17)' : 'scoped invalidation'}${fence ? ', READ_FENCE=on' : ''}`,
       reqPerSec: Math.round(result.requests.average),
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -177,7 +182,8 @@ async function runMode(
 }
 
 /**
- * The live case: global, then scoped invalidation, then the floor for the mix's mean body size.
+ * The live case: global, then scoped invalidation (without, then with READ_FENCE), then the floor
+ * for the mix's mean body size.
  *
  * @example
  * rows.push(...(await benchLive({ databaseUrl, key, store, connections: 50, duration: 8, log, floor })));
@@ -189,11 +195,13 @@ export async function benchLive(opts: LiveBenchOptions): Promise<LiveRun[]> {
   const paths = mixPaths(opts.store);
   const global = await runMode(opts, 'global', paths);
   const scoped = await runMode(opts, 'scoped', paths);
+  const fenced = await runMode(opts, 'scoped', paths, true);
   const mean = Math.round(scoped.bytes / Math.max(1, scoped.responses));
   const floor = await opts.floor(Math.max(2, mean));
   return [
     global.run,
     scoped.run,
+    fenced.run,
     { ...floor, name: `floor: bare node:http, fixed ${mean} B body (live mix mean)` },
   ];
 }

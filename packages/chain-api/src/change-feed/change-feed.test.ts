@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStartedAfter } from '../replicas/coalesced.js';
 import { formatLsn, parseLsn } from '../replicas/lsn.js';
 import type { StoreChange } from './change-feed.js';
+import { FenceMarkers } from './fence-markers.js';
 import { listenChangeFeed } from './postgres-change-feed.js';
 import { redisChangeFeed, startChangeRelay } from './redis-change-feed.js';
 
@@ -43,6 +44,34 @@ describe('WAL positions', () => {
     await until('the queued run', () => runs === 2);
     gates.shift()!();
     expect(await Promise.all(later)).toEqual([2, 2, 2]);
+  });
+});
+
+describe('fence markers', () => {
+  it('a marker that never comes back: false after the timeout, then at once for as long', async () => {
+    const sent: string[] = [];
+    let answer = false;
+    const markers = new FenceMarkers(async (id) => {
+      sent.push(id);
+      if (answer) setTimeout(() => markers.arrived(id), 1);
+    }, 150);
+    let t0 = Date.now();
+    expect(await markers.sync()).toBe(false);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    t0 = Date.now();
+    expect(await markers.sync()).toBe(false); // cooling off: no marker, no wait
+    expect(Date.now() - t0).toBeLessThan(50);
+    expect(sent).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    answer = true;
+    expect(await markers.sync()).toBe(true);
+    expect(sent).toHaveLength(2);
+    // Someone else's marker id is not ours; a failing send is false, not a throw.
+    expect(markers.owns('someone-else-1')).toBe(false);
+    const broken = new FenceMarkers(async () => {
+      throw new Error('down');
+    }, 5_000);
+    expect(await broken.sync()).toBe(false);
   });
 });
 

@@ -19,12 +19,24 @@ export class FenceMarkers {
   readonly #send: (id: string) => Promise<void>;
   readonly #timeoutMs: number;
   #seq = 0;
-  readonly sync: () => Promise<boolean>;
+  /** Until then, after a marker that did not come back, `sync()` fails at once. */
+  #coolOffUntil = 0;
+  readonly #roundTrips: () => Promise<boolean>;
 
   constructor(send: (id: string) => Promise<void>, timeoutMs: number) {
     this.#send = send;
     this.#timeoutMs = timeoutMs;
-    this.sync = readStartedAfter(() => this.#roundTrip());
+    this.#roundTrips = readStartedAfter(() => this.#roundTrip());
+  }
+
+  /**
+   * `true` once a marker sent after this call came back. After a marker timed out, calls fail
+   * at once for as long as the timeout, so a silent primary or relay costs each request at
+   * most one timeout, not one per request.
+   */
+  sync(): Promise<boolean> {
+    if (Date.now() < this.#coolOffUntil) return Promise.resolve(false);
+    return this.#roundTrips();
   }
 
   /** Whether `id` is one of this feed's markers (others' markers are ignored). */
@@ -46,7 +58,10 @@ export class FenceMarkers {
   async #roundTrip(): Promise<boolean> {
     const id = `${this.#prefix}-${++this.#seq}`;
     const back = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => this.#settle(id, false), this.#timeoutMs);
+      const timer = setTimeout(() => {
+        this.#coolOffUntil = Date.now() + this.#timeoutMs;
+        this.#settle(id, false);
+      }, this.#timeoutMs);
       timer.unref();
       this.#waiting.set(id, (ok) => {
         clearTimeout(timer);

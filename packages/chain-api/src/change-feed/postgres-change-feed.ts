@@ -12,7 +12,7 @@ export interface PostgresChangeFeedOptions {
   withLsn?: boolean;
   /** Retry delay of a failed position read (ms, default 250). */
   retryMs?: number;
-  /** Longest `sync()` waits for its marker (ms, default 1000). */
+  /** Longest `sync()` waits for its marker (ms, default 500). */
   fenceTimeoutMs?: number;
 }
 
@@ -78,7 +78,7 @@ export async function listenChangeFeed(
   const markers = new FenceMarkers(async (id) => {
     if (!listener || !hub.connected) throw new Error('change feed down');
     await listener.notify(fenceChannel, id);
-  }, opts.fenceTimeoutMs ?? 1_000);
+  }, opts.fenceTimeoutMs ?? 500);
 
   listener = await db.listen(
     [...channels, fenceChannel],

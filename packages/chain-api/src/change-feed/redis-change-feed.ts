@@ -139,7 +139,7 @@ export async function redisChangeFeed(
   const hub = new FeedHub(false);
   const markers = new FenceMarkers(async (id) => {
     await redis.publish(fenceRequests(channel), id);
-  }, opts.fenceTimeoutMs ?? 1_000);
+  }, opts.fenceTimeoutMs ?? 500);
   // Its SUBSCRIBE waits for the connection (queued, no command timeout: 0 would time out at once).
   const sub = redis.duplicate({
     lazyConnect: true,

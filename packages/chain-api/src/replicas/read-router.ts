@@ -120,8 +120,19 @@ export class ReadRouter {
    * whose change fence failed, so a standby serves it only if it has replayed everything
    * committed so far. A primary that does not answer changes nothing (it writes nothing new).
    */
-  requirePrimary(): Promise<void> {
-    return this.#fencePrimary();
+  async requirePrimary(): Promise<void> {
+    // A primary that failed a moment ago is not asked again per request (it is re-probed
+    // every second); one that does not answer holds a request for `maxWaitMs` at most, the
+    // fence landing later still raises `required` for the reads after it.
+    if (this.#primaryError !== undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#fencePrimary(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.#maxWaitMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Whether change notifications arrive (see the class comment). */
@@ -333,12 +344,17 @@ export class ReadRouter {
     }
   }
 
-  /** The primary's position for /health's lag figures (no flush, no fence). */
+  /** The primary's position for /health's lag figures (no flush, no fence), and its state. */
   async #readPrimaryLsn(): Promise<void> {
-    const { rows } = await this.#primary.query<{ lsn: string }>(
-      'select pg_current_wal_lsn()::text as lsn',
-    );
-    this.#primaryLsn = parseLsn(rows[0]!.lsn);
+    try {
+      const { rows } = await this.#primary.query<{ lsn: string }>(
+        'select pg_current_wal_lsn()::text as lsn',
+      );
+      this.#primaryLsn = parseLsn(rows[0]!.lsn);
+      this.#primaryError = undefined;
+    } catch (error) {
+      this.#primaryError = error instanceof Error ? error.message.slice(0, 200) : String(error);
+    }
   }
 
   #schedule(): void {
@@ -360,7 +376,7 @@ export class ReadRouter {
       this.#lastHealth = now;
       // Without notifications, the primary's position is the only news of new batches.
       if (!this.#feedConnected || this.#fencePending) await this.#fencePrimary();
-      else await this.#readPrimaryLsn().catch(() => {});
+      else await this.#readPrimaryLsn();
     }
     await Promise.all(
       this.#replicas
