@@ -116,6 +116,7 @@ export class BackfillRunner {
             wallet: r.wallet,
             transactions: done.transactions,
             ms: Math.round(performance.now() - t0),
+            phases: done.ms,
             method,
           },
           'wallet backfilled',

@@ -18,125 +18,231 @@ interface RpcHeader {
   transactions: string[];
 }
 
-const hex = (n: bigint) => `0x${n.toString(16)}`;
-const isObject = (r: unknown) => typeof r === 'object' && r !== null;
+/** What the node offers beyond per-transaction calls (the chain's probed capabilities). */
+export interface FetchCaps {
+  traces: boolean;
+  blockReceipts: boolean;
+}
 
 /**
- * Fetches the transactions `refs` name (transaction, receipt, call trace when `traces`) and their
- * blocks' headers, as FetchedBlocks holding only those transactions (in block order, then index
- * order), so `deriveBatch` turns each into exactly the rows full mode derives from it. Also
- * returns each block's full transaction count. Throws InconsistentRangeError when a receipt or
- * transaction is not in the block the header names (a reorg while fetching: fetch again).
+ * Wallet transactions in a block from which one block trace replaces per-transaction traces:
+ * tracing the i-th transaction replays the i before it, so k of n cost ~k·n/2 executions
+ * against n for the block (and a 200-transaction block traced one by one is quadratic).
+ */
+const TRACE_BLOCK_MIN = 4;
+/**
+ * A block is fetched whole (transactions, and receipts by eth_getBlockReceipts) when the wallet
+ * holds at least 1/WHOLE_BLOCK_SHARE of it: one call instead of 2k, at most that many times the bytes.
+ */
+const WHOLE_BLOCK_SHARE = 4;
+
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+const isObject = (r: unknown) => typeof r === 'object' && r !== null;
+const lower = (s: string) => s.toLowerCase();
+
+interface Plan {
+  n: bigint;
+  header: RpcHeader;
+  /** Transaction indexes of the wallet's transactions in this block, ascending. */
+  indexes: number[];
+  whole: boolean;
+  traceWhole: boolean;
+}
+
+/**
+ * Fetches the transactions `refs` name (transaction, receipt, call trace when `caps.traces`) and
+ * their blocks' headers, as FetchedBlocks holding only those transactions (in block order, then
+ * index order), so `deriveBatch` turns each into exactly the rows full mode derives from it. Also
+ * returns each block's full transaction count.
+ *
+ * Headers come first (they give each block's transaction count and the wallet's indexes in it);
+ * then per block the cheaper way: a block where the wallet holds a large share is fetched whole
+ * (`eth_getBlockByNumber` with transactions, `eth_getBlockReceipts`) and one with several of its
+ * transactions is traced whole (`debug_traceBlockByNumber`, what full mode uses); the rest goes by
+ * transaction hash. Throws InconsistentRangeError when anything is not in the block the header
+ * names (a reorg while fetching: fetch again).
  *
  * @example
- * const { blocks, txCounts } = await fetchWalletTxs(rpc, refs, caps.traces);
+ * const { blocks, txCounts } = await fetchWalletTxs(rpc, refs, caps);
  */
 export async function fetchWalletTxs(
   rpc: RpcClient,
   refs: readonly TxRef[],
-  traces: boolean,
+  caps: FetchCaps,
 ): Promise<{ blocks: FetchedBlock[]; txCounts: Map<bigint, number> }> {
-  const hashes = refs.map((r) => r.hash);
-  const numbers = [...new Set(refs.map((r) => r.block))].sort((a, b) => (a < b ? -1 : 1));
-  const [txs, receipts, framesByTx, headers] = await Promise.all([
-    rpc.batch<RpcTxWithBlock>(
-      hashes.map((h) => ({ method: 'eth_getTransactionByHash', params: [h] })),
-      { validate: isObject },
-    ),
-    rpc.batch<RpcReceipt>(
-      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
-      { validate: isObject },
-    ),
-    traces
-      ? rpc
-          .batch<CallFrame>(
-            hashes.map((h) => ({
-              method: 'debug_traceTransaction',
-              params: [h, { tracer: 'callTracer' }],
-            })),
-            { validate: isObject },
-          )
-          // A node may refuse to trace a single old transaction while it can replay the whole
-          // block (anvil past its in-memory transaction index: -32001 "Resource not found").
-          .catch((error: unknown) => {
-            if (error instanceof RpcResponseError) return null;
-            throw error;
-          })
-      : Promise.resolve(undefined),
-    rpc.batch<RpcHeader>(
-      numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [hex(n), false] })),
-      { validate: isObject },
-    ),
-  ]);
-  const frames =
-    framesByTx === null ? await traceByBlock(rpc, numbers, txs) : (framesByTx ?? undefined);
-  const byBlock = new Map<bigint, { tx: RpcTx; receipt: RpcReceipt; trace?: CallFrame }[]>();
-  const headerOf = new Map(headers.map((h) => [BigInt(h.number), h]));
-  txs.forEach((tx, i) => {
-    const receipt = receipts[i] as RpcReceipt;
-    const n = BigInt(tx.blockNumber);
-    const header = headerOf.get(n);
-    const hash = header?.hash.toLowerCase();
-    if (
-      !header ||
-      tx.blockHash.toLowerCase() !== hash ||
-      receipt.blockHash.toLowerCase() !== hash ||
-      receipt.transactionHash.toLowerCase() !== tx.hash.toLowerCase()
-    ) {
-      throw new InconsistentRangeError(`transaction ${tx.hash} moved while fetching`);
+  const wanted = new Map<bigint, Set<string>>();
+  for (const r of refs) {
+    const set = wanted.get(r.block) ?? new Set<string>();
+    set.add(lower(r.hash));
+    wanted.set(r.block, set);
+  }
+  const numbers = [...wanted.keys()].sort((a, b) => (a < b ? -1 : 1));
+  const headers = await rpc.batch<RpcHeader>(
+    numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [hex(n), false] })),
+    { validate: (r) => isObject(r) && Array.isArray((r as RpcHeader).transactions) },
+  );
+  const plans: Plan[] = numbers.map((n, i) => {
+    const header = headers[i] as RpcHeader;
+    const hashes = wanted.get(n) as Set<string>;
+    const indexes: number[] = [];
+    header.transactions.forEach((h, k) => {
+      if (hashes.has(lower(h))) indexes.push(k);
+    });
+    if (BigInt(header.number) !== n || indexes.length !== hashes.size) {
+      throw new InconsistentRangeError(`block ${n} no longer holds the wallet's transactions`);
     }
-    const list = byBlock.get(n) ?? [];
-    list.push({ tx, receipt, ...(frames ? { trace: frames[i] as CallFrame } : {}) });
-    byBlock.set(n, list);
+    const whole = indexes.length * WHOLE_BLOCK_SHARE >= header.transactions.length;
+    return {
+      n,
+      header,
+      indexes,
+      whole,
+      traceWhole: caps.traces && (whole || indexes.length >= TRACE_BLOCK_MIN),
+    };
   });
+
+  const wholes = plans.filter((p) => p.whole);
+  const single = plans.filter((p) => !p.whole);
+  const singleHashes = (ps: readonly Plan[]) =>
+    ps.flatMap((p) => p.indexes.map((k) => p.header.transactions[k] as string));
+  const receiptsByHash = caps.blockReceipts ? single : plans;
+  const traceSingles = caps.traces ? plans.filter((p) => !p.traceWhole) : [];
+  const [fullBlocks, txs, blockReceipts, receipts, blockTraces, txTraces] = await Promise.all([
+    rpc.batch<{ hash: string; transactions: RpcTx[] }>(
+      wholes.map((p) => ({ method: 'eth_getBlockByNumber', params: [hex(p.n), true] })),
+      { validate: (r) => isObject(r) && Array.isArray((r as RpcHeader).transactions) },
+    ),
+    rpc.batch<RpcTxWithBlock>(
+      singleHashes(single).map((h) => ({ method: 'eth_getTransactionByHash', params: [h] })),
+      { validate: isObject },
+    ),
+    caps.blockReceipts
+      ? rpc.batch<RpcReceipt[]>(
+          wholes.map((p) => ({ method: 'eth_getBlockReceipts', params: [hex(p.n)] })),
+          { validate: Array.isArray },
+        )
+      : Promise.resolve([]),
+    rpc.batch<RpcReceipt>(
+      singleHashes(receiptsByHash).map((h) => ({
+        method: 'eth_getTransactionReceipt',
+        params: [h],
+      })),
+      { validate: isObject },
+    ),
+    traceBlocks(
+      rpc,
+      plans.filter((p) => p.traceWhole),
+    ),
+    rpc
+      .batch<CallFrame>(
+        singleHashes(traceSingles).map((h) => ({
+          method: 'debug_traceTransaction',
+          params: [h, { tracer: 'callTracer' }],
+        })),
+        { validate: isObject },
+      )
+      // A node may refuse to trace a single old transaction while it can replay the whole
+      // block (anvil past its in-memory transaction index: -32001 "Resource not found").
+      .catch((error: unknown) => {
+        if (error instanceof RpcResponseError) return null;
+        throw error;
+      }),
+  ]);
+  const refusedTraces =
+    txTraces === null ? await traceBlocks(rpc, traceSingles) : new Map<bigint, CallFrame[]>();
+
+  // Assemble, block by block, in index order.
+  const fullOf = new Map(wholes.map((p, i) => [p.n, fullBlocks[i] as (typeof fullBlocks)[0]]));
+  const blockReceiptsOf = new Map(wholes.map((p, i) => [p.n, blockReceipts[i] ?? []]));
+  const txAt = cursor(txs);
+  const receiptAt = cursor(receipts);
+  const txTraceAt = cursor(txTraces ?? []);
   const blocks: FetchedBlock[] = [];
   const txCounts = new Map<bigint, number>();
-  for (const n of numbers) {
-    const header = headerOf.get(n) as RpcHeader;
-    const list = (byBlock.get(n) ?? []).sort((a, b) =>
-      Number(BigInt(a.tx.transactionIndex) - BigInt(b.tx.transactionIndex)),
-    );
-    txCounts.set(n, header.transactions.length);
+  for (const p of plans) {
+    const hash = lower(p.header.hash);
+    const full = fullOf.get(p.n);
+    if (full && lower(full.hash) !== hash) {
+      throw new InconsistentRangeError(`block ${p.n} changed while fetching`);
+    }
+    const traces = blockTraces.get(p.n) ?? refusedTraces.get(p.n);
+    const picked: RpcTx[] = [];
+    const pickedReceipts: RpcReceipt[] = [];
+    const pickedTraces: CallFrame[] = [];
+    for (const k of p.indexes) {
+      const txHash = lower(p.header.transactions[k] as string);
+      const tx = full ? full.transactions[k] : txAt();
+      const receipt =
+        full && caps.blockReceipts ? blockReceiptsOf.get(p.n)?.[k] : (receiptAt() as RpcReceipt);
+      if (
+        !tx ||
+        !receipt ||
+        lower(tx.hash) !== txHash ||
+        (!full && lower((tx as RpcTxWithBlock).blockHash ?? '') !== hash) ||
+        lower(receipt.blockHash) !== hash ||
+        lower(receipt.transactionHash) !== txHash
+      ) {
+        throw new InconsistentRangeError(`transaction ${txHash} moved while fetching`);
+      }
+      picked.push(tx);
+      pickedReceipts.push(receipt);
+      if (caps.traces) {
+        const frame = traces ? traces[k] : txTraceAt();
+        if (!frame) throw new InconsistentRangeError(`no trace for ${txHash} in block ${p.n}`);
+        pickedTraces.push(frame);
+      }
+    }
+    txCounts.set(p.n, p.header.transactions.length);
     blocks.push({
       block: {
-        number: header.number,
-        hash: header.hash,
-        parentHash: header.parentHash,
-        timestamp: header.timestamp,
-        miner: header.miner,
-        transactions: list.map((e) => e.tx),
+        number: p.header.number,
+        hash: p.header.hash,
+        parentHash: p.header.parentHash,
+        timestamp: p.header.timestamp,
+        miner: p.header.miner,
+        transactions: picked,
       },
-      receipts: list.map((e) => e.receipt),
-      traces: frames ? list.map((e) => e.trace as CallFrame) : undefined,
+      receipts: pickedReceipts,
+      traces: caps.traces ? pickedTraces : undefined,
     });
   }
   return { blocks, txCounts };
 }
 
+/** Reads `items` in order, one per call. */
+function cursor<T>(items: readonly T[]): () => T | undefined {
+  let i = 0;
+  return () => items[i++];
+}
+
 /**
- * The call traces of `txs` from `debug_traceBlockByNumber` of their blocks (what full mode uses),
- * picked by transaction index, in the order of `txs`.
+ * The call traces of every transaction of `plans`' blocks from `debug_traceBlockByNumber` (what
+ * full mode uses), by block number; checked against the header (count, and hash when the node
+ * names it).
  */
-async function traceByBlock(
+async function traceBlocks(
   rpc: RpcClient,
-  numbers: readonly bigint[],
-  txs: readonly RpcTxWithBlock[],
-): Promise<CallFrame[]> {
+  plans: readonly Plan[],
+): Promise<Map<bigint, CallFrame[]>> {
   const all = await rpc.batch<unknown[]>(
-    numbers.map((n) => ({
+    plans.map((p) => ({
       method: 'debug_traceBlockByNumber',
-      params: [hex(n), { tracer: 'callTracer' }],
+      params: [hex(p.n), { tracer: 'callTracer' }],
     })),
     { validate: Array.isArray },
   );
-  const byNumber = new Map(numbers.map((n, i) => [n, all[i] as unknown[]]));
-  return txs.map((tx) => {
-    const entry = byNumber.get(BigInt(tx.blockNumber))?.[Number(BigInt(tx.transactionIndex))];
-    if (entry === undefined) {
-      throw new InconsistentRangeError(
-        `no trace for ${tx.hash} in block ${BigInt(tx.blockNumber)}`,
-      );
-    }
-    return unwrapTrace(entry);
-  });
+  return new Map(
+    plans.map((p, i) => {
+      const list = all[i] as unknown[];
+      if (list.length !== p.header.transactions.length) {
+        throw new InconsistentRangeError(`block ${p.n} changed while tracing`);
+      }
+      for (const k of p.indexes) {
+        const named = (list[k] as { txHash?: unknown } | null)?.txHash;
+        if (typeof named === 'string' && lower(named) !== lower(p.header.transactions[k] as string))
+          throw new InconsistentRangeError(`block ${p.n} changed while tracing`);
+      }
+      return [p.n, list.map(unwrapTrace)];
+    }),
+  );
 }
