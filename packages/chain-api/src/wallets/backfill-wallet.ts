@@ -1,4 +1,4 @@
-import type { Database } from '@sluice/db';
+import type { Database, Queryable } from '@sluice/db';
 import type { ChainConfig } from '../chains/index.js';
 import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
 import { StoreChangeBuilder } from '../changes/store-change.js';
@@ -21,7 +21,7 @@ import { type DiscoveryMethod, discoverHistory } from './discover-history.js';
 import { fetchWalletTxs } from './fetch-wallet-txs.js';
 import { filterBatch } from './filter-batch.js';
 import type { TxRef } from './log-ranges.js';
-import { readWalletBalances, writeWalletBalances } from './wallet-balances.js';
+import { readWalletBalances, type WalletBalances, writeWalletBalances } from './wallet-balances.js';
 
 /** What a backfill needs from its chain's indexer (the same derivation context and probes). */
 export interface BackfillDeps {
@@ -138,13 +138,44 @@ export async function backfillWallet(
   lap('derive');
   progress.phase = 'commit';
   onProgress(progress);
-  await db.transaction(async (tx) => {
+  const empty = mine ?? emptyBatch(job.handover, job.handover);
+  const readAt = (q: Queryable, at: bigint) =>
+    readWalletBalances(q, rpc, caps.multicall3, chain.chainId, job.wallet, empty, at);
+  for (let attempt = 1; ; attempt++) {
+    signal.throwIfAborted();
+    // Balances are read at the checkpoint seen now, outside the commit, which then checks the
+    // checkpoint has not moved: RPC reads while holding the checkpoint row would stall the
+    // follower and every other backfill's commit. A checkpoint that keeps moving (a fast
+    // chain) gets the reads under the lock after OPTIMISTIC_READS tries.
+    const seen = attempt <= OPTIMISTIC_READS ? await checkpointAt(db, chain.chainId) : null;
+    const early =
+      seen !== null && seen.block >= job.handover
+        ? { hash: seen.hash, balances: await readAt(db, seen.block) }
+        : null;
+    try {
+      await db.transaction(async (tx) => {
+        await commit(tx, early, attempt > OPTIMISTIC_READS);
+      });
+      break;
+    } catch (error) {
+      if (!(error instanceof CheckpointMovedError)) throw error;
+    }
+  }
+  lap('commit');
+  return { transactions: refs.length, ms };
+
+  async function commit(
+    tx: Queryable,
+    early: { hash: string; balances: WalletBalances } | null,
+    readLocked: boolean,
+  ) {
     // Names the wallet and the tokens it holds (published below), so only their cached answers drop.
     await announceStoreChange(tx);
     const change = new StoreChangeBuilder().wallet(chain.chainId, job.wallet);
     // The checkpoint row lock orders this commit with the follower's batches and rollbacks.
-    const cp = await tx.query<{ indexed_block: string }>(
-      'select indexed_block::text as indexed_block from checkpoints where chain_id = $1 for update',
+    const cp = await tx.query<{ indexed_block: string; indexed_hash: string }>(
+      `select indexed_block::text as indexed_block, indexed_hash from checkpoints
+        where chain_id = $1 for update`,
       [chain.chainId],
     );
     const row = await tx.query<{ generation: number; handover_block: string | null }>(
@@ -164,16 +195,15 @@ export async function backfillWallet(
       throw new BackfillSupersededError(`tracking of ${job.wallet} changed during its backfill`);
     }
     const at = BigInt(indexed);
-    const empty = mine ?? emptyBatch(job.handover, job.handover);
-    const balances = await readWalletBalances(
-      tx,
-      rpc,
-      caps.multicall3,
-      chain.chainId,
-      job.wallet,
-      empty,
-      at,
-    );
+    // The same block number on another branch (a reorg re-indexed to the same height) is a move.
+    let balances =
+      early?.balances.block === at && early.hash === cp.rows[0]?.indexed_hash
+        ? early.balances
+        : null;
+    if (!balances) {
+      if (!readLocked) throw new CheckpointMovedError();
+      balances = await readAt(tx, at);
+    }
     if (mine) {
       await writeBatchRows(
         tx,
@@ -225,9 +255,27 @@ export async function backfillWallet(
       [chain.chainId, job.wallet, at.toString(), JSON.stringify({ transactions: refs.length })],
     );
     await publishStoreChange(tx, change);
-  });
-  lap('commit');
-  return { transactions: refs.length, ms };
+  }
+}
+
+/** The follower moved the checkpoint between the balance reads and the commit: read again. */
+class CheckpointMovedError extends Error {
+  override name = 'CheckpointMovedError';
+}
+
+/** Balance reads outside the commit before they are done under the checkpoint lock. */
+const OPTIMISTIC_READS = 3;
+
+async function checkpointAt(
+  db: Queryable,
+  chainId: number,
+): Promise<{ block: bigint; hash: string } | null> {
+  const { rows } = await db.query<{ indexed_block: string; indexed_hash: string }>(
+    'select indexed_block::text as indexed_block, indexed_hash from checkpoints where chain_id = $1',
+    [chainId],
+  );
+  const r = rows[0];
+  return r ? { block: BigInt(r.indexed_block), hash: r.indexed_hash } : null;
 }
 
 /** `refs` (sorted by block) cut into runs of about `size`, never splitting a block. */
