@@ -1,8 +1,14 @@
 import { InconsistentRangeError, unwrapTrace } from '../ingest/fetch-range.js';
-import type { RpcClient } from '../rpc/index.js';
+import { isMethodNotFound, type RpcClient } from '../rpc/index.js';
 import { RpcResponseError } from '../rpc/rpc-errors.js';
 import type { CallFrame, FetchedBlock, RpcReceipt, RpcTx } from '../rpc/rpc-types.js';
 import type { TxRef } from './log-ranges.js';
+import {
+  MalformedTraceError,
+  type ParityTrace,
+  parityBlockFrames,
+  parityToCallFrame,
+} from './parity-trace.js';
 
 interface RpcTxWithBlock extends RpcTx {
   blockHash: string;
@@ -106,8 +112,7 @@ export async function fetchWalletTxs(
   const singleHashes = (ps: readonly Plan[]) =>
     ps.flatMap((p) => p.indexes.map((k) => p.header.transactions[k] as string));
   const receiptsByHash = caps.blockReceipts ? single : plans;
-  const traceSingles = caps.traces ? plans.filter((p) => !p.traceWhole) : [];
-  const [fullBlocks, txs, blockReceipts, receipts, blockTraces, txTraces] = await Promise.all([
+  const [fullBlocks, txs, blockReceipts, receipts, frames] = await Promise.all([
     rpc.batch<{ hash: string; transactions: RpcTx[] }>(
       wholes.map((p) => ({ method: 'eth_getBlockByNumber', params: [hex(p.n), true] })),
       { validate: (r) => isObject(r) && Array.isArray((r as RpcHeader).transactions) },
@@ -129,34 +134,14 @@ export async function fetchWalletTxs(
       })),
       { validate: isObject },
     ),
-    traceBlocks(
-      rpc,
-      plans.filter((p) => p.traceWhole),
-    ),
-    rpc
-      .batch<CallFrame>(
-        singleHashes(traceSingles).map((h) => ({
-          method: 'debug_traceTransaction',
-          params: [h, { tracer: 'callTracer' }],
-        })),
-        { validate: isObject },
-      )
-      // A node may refuse to trace a single old transaction while it can replay the whole
-      // block (anvil past its in-memory transaction index: -32001 "Resource not found").
-      .catch((error: unknown) => {
-        if (error instanceof RpcResponseError) return null;
-        throw error;
-      }),
+    caps.traces ? fetchTraces(rpc, plans) : Promise.resolve(new Map() as Frames),
   ]);
-  const refusedTraces =
-    txTraces === null ? await traceBlocks(rpc, traceSingles) : new Map<bigint, CallFrame[]>();
 
   // Assemble, block by block, in index order.
   const fullOf = new Map(wholes.map((p, i) => [p.n, fullBlocks[i] as (typeof fullBlocks)[0]]));
   const blockReceiptsOf = new Map(wholes.map((p, i) => [p.n, blockReceipts[i] ?? []]));
   const txAt = cursor(txs);
   const receiptAt = cursor(receipts);
-  const txTraceAt = cursor(txTraces ?? []);
   const blocks: FetchedBlock[] = [];
   const txCounts = new Map<bigint, number>();
   for (const p of plans) {
@@ -165,7 +150,7 @@ export async function fetchWalletTxs(
     if (full && lower(full.hash) !== hash) {
       throw new InconsistentRangeError(`block ${p.n} changed while fetching`);
     }
-    const traces = blockTraces.get(p.n) ?? refusedTraces.get(p.n);
+    const traces = frames.get(p.n);
     const picked: RpcTx[] = [];
     const pickedReceipts: RpcReceipt[] = [];
     const pickedTraces: CallFrame[] = [];
@@ -187,7 +172,7 @@ export async function fetchWalletTxs(
       picked.push(tx);
       pickedReceipts.push(receipt);
       if (caps.traces) {
-        const frame = traces ? traces[k] : txTraceAt();
+        const frame = traces?.get(k);
         if (!frame) throw new InconsistentRangeError(`no trace for ${txHash} in block ${p.n}`);
         pickedTraces.push(frame);
       }
@@ -215,15 +200,117 @@ function cursor<T>(items: readonly T[]): () => T | undefined {
   return () => items[i++];
 }
 
+/** Call trees by block number, then transaction index. */
+type Frames = Map<bigint, Map<number, CallFrame>>;
+
+/** Clients whose node answered "method not found" to Parity traces (`trace_*`). */
+const noParityTraces = new WeakSet<RpcClient>();
+
 /**
- * The call traces of every transaction of `plans`' blocks from `debug_traceBlockByNumber` (what
- * full mode uses), by block number; checked against the header (count, and hash when the node
- * names it).
+ * The call traces of the wallet's transactions in `plans`: Parity `trace_block` /
+ * `trace_transaction` converted to call trees when the node serves them (anvil keeps them in
+ * memory: no replay), else `debug_traceBlockByNumber` / `debug_traceTransaction` (callTracer,
+ * what full mode reads). Blocks marked `traceWhole` are traced whole either way.
  */
-async function traceBlocks(
-  rpc: RpcClient,
-  plans: readonly Plan[],
-): Promise<Map<bigint, CallFrame[]>> {
+async function fetchTraces(rpc: RpcClient, plans: readonly Plan[]): Promise<Frames> {
+  if (!noParityTraces.has(rpc)) {
+    try {
+      return await parityTraces(rpc, plans);
+    } catch (error) {
+      if (isMethodNotFound(error)) noParityTraces.add(rpc);
+      else if (!(error instanceof RpcResponseError || error instanceof MalformedTraceError))
+        throw error;
+    }
+  }
+  return debugTraces(rpc, plans);
+}
+
+async function parityTraces(rpc: RpcClient, plans: readonly Plan[]): Promise<Frames> {
+  const whole = plans.filter((p) => p.traceWhole);
+  const single = plans.filter((p) => !p.traceWhole);
+  const [blocks, txs] = await Promise.all([
+    rpc.batch<ParityTrace[]>(
+      whole.map((p) => ({ method: 'trace_block', params: [hex(p.n)] })),
+      { validate: Array.isArray },
+    ),
+    rpc.batch<ParityTrace[]>(
+      single.flatMap((p) =>
+        p.indexes.map((k) => ({ method: 'trace_transaction', params: [p.header.transactions[k]] })),
+      ),
+      { validate: (r) => Array.isArray(r) && r.length > 0 },
+    ),
+  ]);
+  const out: Frames = new Map();
+  whole.forEach((p, i) => {
+    const list = blocks[i] as (ParityTrace & { blockHash?: string })[];
+    if (
+      list.some(
+        (t) => typeof t.blockHash === 'string' && lower(t.blockHash) !== lower(p.header.hash),
+      )
+    )
+      throw new InconsistentRangeError(`block ${p.n} changed while tracing`);
+    const all = parityBlockFrames(list, p.header.transactions.length);
+    out.set(p.n, new Map(p.indexes.map((k) => [k, all[k] as CallFrame])));
+  });
+  let at = 0;
+  for (const p of single) {
+    const m = new Map<number, CallFrame>();
+    for (const k of p.indexes) {
+      const list = txs[at++] as (ParityTrace & { blockHash?: string })[];
+      const hash = lower(p.header.transactions[k] as string);
+      if (
+        list.some(
+          (t) =>
+            (typeof t.blockHash === 'string' && lower(t.blockHash) !== lower(p.header.hash)) ||
+            (typeof t.transactionHash === 'string' && lower(t.transactionHash) !== hash),
+        )
+      )
+        throw new InconsistentRangeError(`transaction ${hash} moved while tracing`);
+      m.set(k, parityToCallFrame(list));
+    }
+    out.set(p.n, m);
+  }
+  return out;
+}
+
+async function debugTraces(rpc: RpcClient, plans: readonly Plan[]): Promise<Frames> {
+  const whole = plans.filter((p) => p.traceWhole);
+  const single = plans.filter((p) => !p.traceWhole);
+  const [blocks, txs] = await Promise.all([
+    traceBlocks(rpc, whole),
+    rpc
+      .batch<CallFrame>(
+        single.flatMap((p) =>
+          p.indexes.map((k) => ({
+            method: 'debug_traceTransaction',
+            params: [p.header.transactions[k], { tracer: 'callTracer' }],
+          })),
+        ),
+        { validate: isObject },
+      )
+      // A node may refuse to trace a single old transaction while it can replay the whole
+      // block (anvil past its in-memory transaction index: -32001 "Resource not found").
+      .catch((error: unknown) => {
+        if (error instanceof RpcResponseError) return null;
+        throw error;
+      }),
+  ]);
+  if (txs === null) {
+    for (const [n, m] of await traceBlocks(rpc, single)) blocks.set(n, m);
+    return blocks;
+  }
+  let at = 0;
+  for (const p of single) {
+    blocks.set(p.n, new Map(p.indexes.map((k) => [k, txs[at++] as CallFrame])));
+  }
+  return blocks;
+}
+
+/**
+ * The call traces of the wallet's transactions in `plans`' blocks from `debug_traceBlockByNumber`
+ * (what full mode uses); checked against the header (count, and hash when the node names it).
+ */
+async function traceBlocks(rpc: RpcClient, plans: readonly Plan[]): Promise<Frames> {
   const all = await rpc.batch<unknown[]>(
     plans.map((p) => ({
       method: 'debug_traceBlockByNumber',
@@ -242,7 +329,7 @@ async function traceBlocks(
         if (typeof named === 'string' && lower(named) !== lower(p.header.transactions[k] as string))
           throw new InconsistentRangeError(`block ${p.n} changed while tracing`);
       }
-      return [p.n, list.map(unwrapTrace)];
+      return [p.n, new Map(p.indexes.map((k) => [k, unwrapTrace(list[k])]))];
     }),
   );
 }

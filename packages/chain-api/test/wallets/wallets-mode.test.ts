@@ -29,6 +29,10 @@ let w: Workload;
 let full: Served;
 const reference = new Map<string, Record<string, unknown[]>>();
 const cleanups: (() => Promise<void>)[] = [];
+/** Parity trace calls (backfills prefer them when the node serves them). */
+const PARITY_TRACES = /"trace_(block|transaction)"/;
+/** The trace calls only backfills make (the follower traces with debug_traceBlockByNumber). */
+const BACKFILL_TRACES = /"(debug_traceTransaction|trace_block|trace_transaction)"/;
 /** Calls the proxy holds give up soon (the default is 20 s). */
 const fastRpc = { timeoutMs: 2_000 };
 
@@ -169,10 +173,20 @@ describe('discovery methods disabled (the node answers -32601)', () => {
     expect(indexers.status()[0]?.wallets?.discovery).toBe('logs');
   }, 300_000);
 
+  it('without Parity traces (trace_block, trace_transaction): debug_trace* callTracer, same answers', async () => {
+    proxy.setPolicy((_, body) => (PARITY_TRACES.test(body) ? 'methodNotFound' : 'pass'));
+    const { s } = await walletsMode(proxy.url);
+    for (const wallet of w.wallets.slice(0, 12)) {
+      expect(await walletAnswers(s, wallet)).toEqual(reference.get(wallet));
+    }
+  }, 300_000);
+
   it('a node that will not trace single transactions: their blocks are traced instead, same answers', async () => {
     // anvil answers -32001 "Resource not found" for old transactions past its in-memory index.
     proxy.setPolicy((_, body) =>
-      body.includes('"debug_traceTransaction"') ? 'methodNotFound' : 'pass',
+      body.includes('"debug_traceTransaction"') || PARITY_TRACES.test(body)
+        ? 'methodNotFound'
+        : 'pass',
     );
     const { s } = await walletsMode(proxy.url);
     for (const wallet of w.wallets.slice(0, 12)) {
@@ -318,7 +332,7 @@ describe('crash and reorg safety', () => {
 
   it('stopped mid-backfill: nothing half-written, the next leader resumes the wallet', async () => {
     // Traces of the wallet's transactions hang: its backfill stays in the fetch phase.
-    proxy.setPolicy((_, body) => (body.includes('debug_traceTransaction') ? 'timeout' : 'pass'));
+    proxy.setPolicy((_, body) => (BACKFILL_TRACES.test(body) ? 'timeout' : 'pass'));
     const chain: ChainConfig = { ...workloadChain(proxy.url, w), mode: 'wallets' };
     const s = await serveStore(chain, alwaysReady(31337), 0);
     cleanups.push(async () => {
@@ -363,7 +377,7 @@ describe('crash and reorg safety', () => {
   it('a reorg below the handover during the backfill: the wallet is backfilled again on the new branch', async () => {
     const wallet = w.wallets[9] as `0x${string}`;
     const other = w.wallets[10] as `0x${string}`;
-    proxy.setPolicy((_, body) => (body.includes('debug_traceTransaction') ? 'timeout' : 'pass'));
+    proxy.setPolicy((_, body) => (BACKFILL_TRACES.test(body) ? 'timeout' : 'pass'));
     const chain: ChainConfig = {
       ...workloadChain(proxy.url, w),
       mode: 'wallets',
