@@ -57,8 +57,12 @@ export class BackfillRunner {
     private readonly onCommitted: (wallet: string) => void,
   ) {}
 
+  /** Rows of the last `kick`: a finished backfill starts the next due one without waiting. */
+  private lastRows: readonly TrackedWallet[] = [];
+
   /** Starts backfills of rows that have a handover and are not ready (up to the limit). */
   kick(rows: readonly TrackedWallet[]): void {
+    this.lastRows = rows;
     const deps = this.deps();
     if (!deps) return;
     const now = Date.now();
@@ -139,6 +143,9 @@ export class BackfillRunner {
           .catch(() => {});
       } finally {
         this.running.delete(r.wallet);
+        // A row changed since (reset, eviction) fails its commit's generation check, and the
+        // next refresh kicks again with fresh rows.
+        if (!job.abort.signal.aborted) this.kick(this.lastRows);
       }
     })();
   }

@@ -3,6 +3,9 @@ import type { ChainConfig } from '../../src/chains/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
+import { createRpcClient } from '../../src/rpc/index.js';
+import { discoverHistory } from '../../src/wallets/discover-history.js';
+import type { TxRef } from '../../src/wallets/log-ranges.js';
 import { checkGroundTruth } from '../indexer/ground-truth.js';
 import {
   deployWorkload,
@@ -140,6 +143,25 @@ describe('discovery methods disabled (the node answers -32601)', () => {
   afterAll(async () => {
     await proxy?.close();
   });
+
+  it('backfills discovering at once share their eth_getLogs scans, each wallet gets its own refs', async () => {
+    const wallets = w.wallets.slice(0, 20);
+    const head = BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber'));
+    const alone = createRpcClient({ url: anvil.rpcUrl });
+    const want: TxRef[][] = [];
+    for (const x of wallets) want.push(await discoverHistory(alone, 'ots', x, 0n, head));
+    let getLogs = 0;
+    proxy.setPolicy((_, body) => {
+      if (body.includes('"eth_getLogs"')) getLogs++;
+      return 'pass';
+    });
+    const shared = createRpcClient({ url: proxy.url });
+    const got = await Promise.all(wallets.map((x) => discoverHistory(shared, 'ots', x, 0n, head)));
+    expect(got).toEqual(want);
+    expect(want.every((refs) => refs.length > 0)).toBe(true);
+    // Three filters; the first wallet's go alone, the 19 queued behind them go as one each.
+    expect(getLogs).toBe(6);
+  }, 120_000);
 
   it('without ots_*: trace_filter finds the same history', async () => {
     proxy.setPolicy((_, body) => (body.includes('"ots_') ? 'methodNotFound' : 'pass'));
