@@ -329,7 +329,23 @@ async function traceBlocks(rpc: RpcClient, plans: readonly Plan[]): Promise<Fram
         if (typeof named === 'string' && lower(named) !== lower(p.header.transactions[k] as string))
           throw new InconsistentRangeError(`block ${p.n} changed while tracing`);
       }
-      return [p.n, new Map(p.indexes.map((k) => [k, unwrapTrace(list[k])]))];
+      return [p.n, new Map(p.indexes.map((k) => [k, frameOf(p, k, list[k])]))];
     }),
   );
+}
+
+/**
+ * One `debug_traceBlockByNumber` entry as a call tree. anvil answers `{txHash, error: "Resource
+ * not found"}` entries for blocks past its in-memory state: taken as a trace, that would silently
+ * drop the transaction's internal transfers, so the backfill fails (and retries) instead.
+ */
+function frameOf(p: Plan, k: number, entry: unknown): CallFrame {
+  const frame = unwrapTrace(entry);
+  if (typeof frame !== 'object' || frame === null || typeof frame.type !== 'string') {
+    const why = (entry as { error?: unknown } | null)?.error;
+    throw new Error(
+      `block ${p.n}: the node has no trace of transaction ${k}${typeof why === 'string' ? ` (${why})` : ''}`,
+    );
+  }
+  return frame;
 }
