@@ -127,7 +127,12 @@ export class BackfillRunner {
         );
         this.onCommitted(r.wallet);
       } catch (error) {
-        if (error instanceof BackfillSupersededError || job.abort.signal.aborted) return;
+        if (error instanceof BackfillSupersededError) {
+          // This generation is void: only a newer row (from the next refresh) runs again.
+          this.done.set(r.wallet, r.generation);
+          return;
+        }
+        if (job.abort.signal.aborted) return;
         if (isMethodNotFound(error)) this.method = undefined; // the node changed: probe again
         this.failed++;
         const attempt = r.attempts + 1;
@@ -167,6 +172,17 @@ export class BackfillRunner {
       );
     }
     return this.method;
+  }
+
+  /**
+   * Forgets what this runner knows of `wallets` (evicted: their rows are gone, and a new row
+   * starts again at generation 0, which must not look already done).
+   */
+  forget(wallets: readonly string[]): void {
+    for (const w of wallets) {
+      this.done.delete(w);
+      this.retryAt.delete(w);
+    }
   }
 
   /** Aborts every running backfill (shutdown, lost leadership). */

@@ -326,6 +326,11 @@ describe('first requests', () => {
     }
     for (const wallet of later)
       expect(await walletAnswers(s, wallet)).toEqual(reference.get(wallet));
+    // Asked for again, an evicted wallet is backfilled again (its new row restarts at generation 0).
+    const back = first[0] as string;
+    const again = await get(s, `/v1/evm/activity/${back}?chain_ids=31337&limit=7`);
+    expect(again.body.warnings).toBeUndefined();
+    expect(await walletAnswers(s, back)).toEqual(reference.get(back));
     expect(indexers.status()[0]?.wallets?.max_wallets).toBe(3);
   }, 120_000);
 });
