@@ -1,6 +1,6 @@
 import { InconsistentRangeError, unwrapTrace } from '../ingest/fetch-range.js';
 import { isMethodNotFound, type RpcClient } from '../rpc/index.js';
-import { RpcResponseError } from '../rpc/rpc-errors.js';
+import { RpcMalformedResponseError, RpcResponseError } from '../rpc/rpc-errors.js';
 import type { CallFrame, FetchedBlock, RpcReceipt, RpcTx } from '../rpc/rpc-types.js';
 import type { TxRef } from './log-ranges.js';
 import {
@@ -218,7 +218,13 @@ async function fetchTraces(rpc: RpcClient, plans: readonly Plan[]): Promise<Fram
       return await parityTraces(rpc, plans);
     } catch (error) {
       if (isMethodNotFound(error)) noParityTraces.add(rpc);
-      else if (!(error instanceof RpcResponseError || error instanceof MalformedTraceError))
+      else if (
+        !(
+          error instanceof RpcResponseError ||
+          error instanceof RpcMalformedResponseError ||
+          error instanceof MalformedTraceError
+        )
+      )
         throw error;
     }
   }
