@@ -57,8 +57,12 @@ export class BackfillRunner {
     private readonly onCommitted: (wallet: string) => void,
   ) {}
 
+  /** Rows of the last `kick`: a finished backfill starts the next due one without waiting. */
+  private lastRows: readonly TrackedWallet[] = [];
+
   /** Starts backfills of rows that have a handover and are not ready (up to the limit). */
   kick(rows: readonly TrackedWallet[]): void {
+    this.lastRows = rows;
     const deps = this.deps();
     if (!deps) return;
     const now = Date.now();
@@ -116,13 +120,19 @@ export class BackfillRunner {
             wallet: r.wallet,
             transactions: done.transactions,
             ms: Math.round(performance.now() - t0),
+            phases: done.ms,
             method,
           },
           'wallet backfilled',
         );
         this.onCommitted(r.wallet);
       } catch (error) {
-        if (error instanceof BackfillSupersededError || job.abort.signal.aborted) return;
+        if (error instanceof BackfillSupersededError) {
+          // This generation is void: only a newer row (from the next refresh) runs again.
+          this.done.set(r.wallet, r.generation);
+          return;
+        }
+        if (job.abort.signal.aborted) return;
         if (isMethodNotFound(error)) this.method = undefined; // the node changed: probe again
         this.failed++;
         const attempt = r.attempts + 1;
@@ -138,6 +148,9 @@ export class BackfillRunner {
           .catch(() => {});
       } finally {
         this.running.delete(r.wallet);
+        // A row changed since (reset, eviction) fails its commit's generation check, and the
+        // next refresh kicks again with fresh rows.
+        if (!job.abort.signal.aborted) this.kick(this.lastRows);
       }
     })();
   }
@@ -159,6 +172,17 @@ export class BackfillRunner {
       );
     }
     return this.method;
+  }
+
+  /**
+   * Forgets what this runner knows of `wallets` (evicted: their rows are gone, and a new row
+   * starts again at generation 0, which must not look already done).
+   */
+  forget(wallets: readonly string[]): void {
+    for (const w of wallets) {
+      this.done.delete(w);
+      this.retryAt.delete(w);
+    }
   }
 
   /** Aborts every running backfill (shutdown, lost leadership). */

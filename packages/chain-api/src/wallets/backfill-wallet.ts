@@ -1,4 +1,4 @@
-import type { Database } from '@sluice/db';
+import type { Database, Queryable } from '@sluice/db';
 import type { ChainConfig } from '../chains/index.js';
 import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
 import { StoreChangeBuilder } from '../changes/store-change.js';
@@ -20,7 +20,8 @@ import type { FetchedBlock } from '../rpc/rpc-types.js';
 import { type DiscoveryMethod, discoverHistory } from './discover-history.js';
 import { fetchWalletTxs } from './fetch-wallet-txs.js';
 import { filterBatch } from './filter-batch.js';
-import { readWalletBalances, writeWalletBalances } from './wallet-balances.js';
+import type { TxRef } from './log-ranges.js';
+import { readWalletBalances, type WalletBalances, writeWalletBalances } from './wallet-balances.js';
 
 /** What a backfill needs from its chain's indexer (the same derivation context and probes). */
 export interface BackfillDeps {
@@ -40,13 +41,26 @@ export interface BackfillProgress {
   fetched: number;
 }
 
+/** Milliseconds each phase of one backfill took (logged with "wallet backfilled"). */
+export interface BackfillTimings {
+  discover: number;
+  fetch: number;
+  derive: number;
+  commit: number;
+}
+
 /** The wallet's tracking changed (reorg below its handover, eviction): this backfill is void. */
 export class BackfillSupersededError extends Error {
   override name = 'BackfillSupersededError';
 }
 
-/** Transactions fetched per round (keeps JSON-RPC batches and memory bounded). */
+/** Transactions per fetch chunk (whole blocks; keeps each chunk's JSON-RPC batches bounded). */
 const FETCH_CHUNK = 500;
+/**
+ * Fetch chunks in flight at once: the next chunk's headers go out while the previous one's
+ * transactions stream in (the RPC client still bounds concurrent HTTP requests).
+ */
+const FETCH_PARALLEL = 4;
 
 /**
  * Backfills one wallet's history up to its handover block: discovers its transactions
@@ -63,9 +77,16 @@ export async function backfillWallet(
   method: DiscoveryMethod,
   onProgress: (p: BackfillProgress) => void,
   signal: AbortSignal,
-): Promise<{ transactions: number }> {
+): Promise<{ transactions: number; ms: BackfillTimings }> {
   const { db, rpc, chain, caps } = deps;
   const progress: BackfillProgress = { phase: 'discover', transactions: 0, fetched: 0 };
+  const ms: BackfillTimings = { discover: 0, fetch: 0, derive: 0, commit: 0 };
+  let t = performance.now();
+  const lap = (phase: keyof BackfillTimings) => {
+    const now = performance.now();
+    ms[phase] = Math.round(now - t);
+    t = now;
+  };
   onProgress(progress);
   const refs = await discoverHistory(
     rpc,
@@ -75,19 +96,28 @@ export async function backfillWallet(
     job.handover,
     signal,
   );
+  lap('discover');
   progress.phase = 'fetch';
   progress.transactions = refs.length;
   onProgress(progress);
   const fetched: FetchedBlock[] = [];
   const txCounts = new Map<bigint, number>();
-  for (let i = 0; i < refs.length; i += FETCH_CHUNK) {
-    signal.throwIfAborted();
-    const part = await fetchWalletTxs(rpc, refs.slice(i, i + FETCH_CHUNK), caps.traces);
-    mergeBlocks(fetched, part.blocks);
+  const parts = await mapConcurrent(
+    blockChunks(refs, FETCH_CHUNK),
+    FETCH_PARALLEL,
+    async (part) => {
+      signal.throwIfAborted();
+      const got = await fetchWalletTxs(rpc, part, caps);
+      progress.fetched += part.length;
+      onProgress(progress);
+      return got;
+    },
+  );
+  for (const part of parts) {
+    fetched.push(...part.blocks);
     for (const [n, c] of part.txCounts) txCounts.set(n, c);
-    progress.fetched = Math.min(refs.length, i + FETCH_CHUNK);
-    onProgress(progress);
   }
+  lap('fetch');
   progress.phase = 'derive';
   onProgress(progress);
   let mine: DerivedBatch | null = null;
@@ -105,15 +135,47 @@ export async function backfillWallet(
     mine = filtered;
   }
   const marks = mine ? await conservationMarks(deps, job, mine, wrappers) : new Map();
+  lap('derive');
   progress.phase = 'commit';
   onProgress(progress);
-  await db.transaction(async (tx) => {
+  const empty = mine ?? emptyBatch(job.handover, job.handover);
+  const readAt = (q: Queryable, at: bigint) =>
+    readWalletBalances(q, rpc, caps.multicall3, chain.chainId, job.wallet, empty, at);
+  for (let attempt = 1; ; attempt++) {
+    signal.throwIfAborted();
+    // Balances are read at the checkpoint seen now, outside the commit, which then checks the
+    // checkpoint has not moved: RPC reads while holding the checkpoint row would stall the
+    // follower and every other backfill's commit. A checkpoint that keeps moving (a fast
+    // chain) gets the reads under the lock after OPTIMISTIC_READS tries.
+    const seen = attempt <= OPTIMISTIC_READS ? await checkpointAt(db, chain.chainId) : null;
+    const early =
+      seen !== null && seen.block >= job.handover
+        ? { hash: seen.hash, balances: await readAt(db, seen.block) }
+        : null;
+    try {
+      await db.transaction(async (tx) => {
+        await commit(tx, early, attempt > OPTIMISTIC_READS);
+      });
+      break;
+    } catch (error) {
+      if (!(error instanceof CheckpointMovedError)) throw error;
+    }
+  }
+  lap('commit');
+  return { transactions: refs.length, ms };
+
+  async function commit(
+    tx: Queryable,
+    early: { hash: string; balances: WalletBalances } | null,
+    readLocked: boolean,
+  ) {
     // Names the wallet and the tokens it holds (published below), so only their cached answers drop.
     await announceStoreChange(tx);
     const change = new StoreChangeBuilder().wallet(chain.chainId, job.wallet);
     // The checkpoint row lock orders this commit with the follower's batches and rollbacks.
-    const cp = await tx.query<{ indexed_block: string }>(
-      'select indexed_block::text as indexed_block from checkpoints where chain_id = $1 for update',
+    const cp = await tx.query<{ indexed_block: string; indexed_hash: string }>(
+      `select indexed_block::text as indexed_block, indexed_hash from checkpoints
+        where chain_id = $1 for update`,
       [chain.chainId],
     );
     const row = await tx.query<{ generation: number; handover_block: string | null }>(
@@ -133,16 +195,15 @@ export async function backfillWallet(
       throw new BackfillSupersededError(`tracking of ${job.wallet} changed during its backfill`);
     }
     const at = BigInt(indexed);
-    const empty = mine ?? emptyBatch(job.handover, job.handover);
-    const balances = await readWalletBalances(
-      tx,
-      rpc,
-      caps.multicall3,
-      chain.chainId,
-      job.wallet,
-      empty,
-      at,
-    );
+    // The same block number on another branch (a reorg re-indexed to the same height) is a move.
+    let balances =
+      early?.balances.block === at && early.hash === cp.rows[0]?.indexed_hash
+        ? early.balances
+        : null;
+    if (!balances) {
+      if (!readLocked) throw new CheckpointMovedError();
+      balances = await readAt(tx, at);
+    }
     if (mine) {
       await writeBatchRows(
         tx,
@@ -194,32 +255,61 @@ export async function backfillWallet(
       [chain.chainId, job.wallet, at.toString(), JSON.stringify({ transactions: refs.length })],
     );
     await publishStoreChange(tx, change);
-  });
-  return { transactions: refs.length };
+  }
 }
 
-/** Adds `more` (sorted by block) into `into`, merging entries of the same block. */
-function mergeBlocks(into: FetchedBlock[], more: FetchedBlock[]): void {
-  for (const b of more) {
-    const last = into[into.length - 1];
-    if (last && last.block.number === b.block.number) {
-      // A block split across two fetch chunks: one block, transactions in index order.
-      const all = last.block.transactions.map((tx, i) => ({
-        tx,
-        r: last.receipts[i],
-        t: last.traces?.[i],
-      }));
-      b.block.transactions.forEach((tx, i) => {
-        all.push({ tx, r: b.receipts[i], t: b.traces?.[i] });
-      });
-      all.sort((x, y) => Number(BigInt(x.tx.transactionIndex) - BigInt(y.tx.transactionIndex)));
-      last.block.transactions = all.map((e) => e.tx);
-      last.receipts = all.map((e) => e.r) as typeof last.receipts;
-      if (last.traces) last.traces = all.map((e) => e.t) as typeof last.traces;
-    } else {
-      into.push(b);
+/** The follower moved the checkpoint between the balance reads and the commit: read again. */
+class CheckpointMovedError extends Error {
+  override name = 'CheckpointMovedError';
+}
+
+/** Balance reads outside the commit before they are done under the checkpoint lock. */
+const OPTIMISTIC_READS = 3;
+
+async function checkpointAt(
+  db: Queryable,
+  chainId: number,
+): Promise<{ block: bigint; hash: string } | null> {
+  const { rows } = await db.query<{ indexed_block: string; indexed_hash: string }>(
+    'select indexed_block::text as indexed_block, indexed_hash from checkpoints where chain_id = $1',
+    [chainId],
+  );
+  const r = rows[0];
+  return r ? { block: BigInt(r.indexed_block), hash: r.indexed_hash } : null;
+}
+
+/** `refs` (sorted by block) cut into runs of about `size`, never splitting a block. */
+function blockChunks(refs: readonly TxRef[], size: number): TxRef[][] {
+  const out: TxRef[][] = [];
+  let current: TxRef[] = [];
+  for (const r of refs) {
+    const last = current[current.length - 1];
+    if (current.length >= size && last && last.block !== r.block) {
+      out.push(current);
+      current = [];
     }
+    current.push(r);
   }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/** `fn` over `items` with at most `limit` running at once; results in input order. */
+async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 async function tokenMetadata(deps: BackfillDeps, batch: DerivedBatch): Promise<TokenMetadata[]> {

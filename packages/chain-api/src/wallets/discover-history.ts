@@ -1,6 +1,7 @@
 import { TOPIC } from '../decode/index.js';
 import { isMethodNotFound, type RpcClient } from '../rpc/index.js';
-import { logRefs, splitRanges, type TxRef } from './log-ranges.js';
+import { splitRanges, type TxRef } from './log-ranges.js';
+import { sharedLogRefs } from './shared-log-search.js';
 
 /** How a wallet's transactions (including internal native transfers) are found. */
 export type DiscoveryMethod = 'ots' | 'trace' | 'logs';
@@ -66,17 +67,20 @@ export async function discoverHistory(
     TOPIC.withdrawal,
   ];
   const multi = [TOPIC.transferSingle, TOPIC.transferBatch];
+  // Each filter is shared with the other backfills running now (one scan for all their wallets).
   const parts = await Promise.all([
-    logRefs(rpc, [walletTopics, padded], from, to, signal),
-    logRefs(
+    sharedLogRefs(rpc, walletTopics, 1, padded, from, to, signal),
+    // The wallet as topic 2: one filter for both families (the node scans the range once).
+    sharedLogRefs(
       rpc,
-      [[TOPIC.transfer, TOPIC.approval, TOPIC.approvalForAll], null, padded],
+      [TOPIC.transfer, TOPIC.approval, TOPIC.approvalForAll, ...multi],
+      2,
+      padded,
       from,
       to,
       signal,
     ),
-    logRefs(rpc, [multi, null, padded], from, to, signal),
-    logRefs(rpc, [multi, null, null, padded], from, to, signal),
+    sharedLogRefs(rpc, multi, 3, padded, from, to, signal),
     method === 'ots'
       ? otsRefs(rpc, wallet, from, to, signal)
       : method === 'trace'

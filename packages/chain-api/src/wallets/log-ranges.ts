@@ -1,12 +1,10 @@
-import { isRangeTooLarge, type RpcClient, RpcResponseError } from '../rpc/index.js';
+import { isRangeTooLarge, RpcResponseError } from '../rpc/index.js';
 
 /** One wallet-related `eth_getLogs` hit: where the transaction is. */
 export interface TxRef {
   block: bigint;
   hash: string;
 }
-
-const hex = (n: bigint) => `0x${n.toString(16)}`;
 
 /**
  * Runs `query(from, to)` over `[from, to]`, halving any range the node refuses as too large or
@@ -48,37 +46,5 @@ function isTooLarge(error: unknown): boolean {
   return (
     error instanceof RpcResponseError &&
     /query returned|exceed|max(imum)? .*(blocks|results)|too large|10000/i.test(error.message)
-  );
-}
-
-/**
- * Transactions with a log matching `topics` in `[from, to]` (adaptive ranges).
- *
- * @example
- * const refs = await logRefs(rpc, [[TOPIC.transfer], pad(wallet)], 0n, 1000n);
- */
-export async function logRefs(
-  rpc: RpcClient,
-  topics: readonly (string | readonly string[] | null)[],
-  from: bigint,
-  to: bigint,
-  signal?: AbortSignal,
-): Promise<TxRef[]> {
-  return splitRanges(
-    from,
-    to,
-    1_000_000n,
-    async (a, b) => {
-      const logs = await rpc.request<{ blockNumber: string; transactionHash: string }[]>(
-        'eth_getLogs',
-        [{ fromBlock: hex(a), toBlock: hex(b), topics }],
-        { validate: Array.isArray },
-      );
-      return logs.map((l) => ({
-        block: BigInt(l.blockNumber),
-        hash: l.transactionHash.toLowerCase(),
-      }));
-    },
-    signal,
   );
 }

@@ -22,10 +22,20 @@ export interface WalletGate {
 const POLL_MS = 50;
 const RETRY_AFTER_SECONDS = 2;
 
+interface Waiter {
+  wallet: string;
+  deadline: number;
+  rows: TrackedWallet[];
+  resolve: (rows: TrackedWallet[]) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * The API side of wallets mode: any replica inserts the tracking row (the shared job the
  * chain's leader runs) and polls it; concurrent first requests for one wallet in this process
- * share one wait.
+ * share one wait, and every wallet waited for on a chain is polled by one query per tick (100
+ * waiting wallets polled one by one made 2,000 queries a second, on the database the backfills
+ * commit to).
  *
  * @example
  * const gate = createWalletGate(db, chains, { waitMs: 10_000 });
@@ -38,19 +48,62 @@ export function createWalletGate(
 ): WalletGate {
   const walletChains = new Set(chains.filter((c) => c.mode === 'wallets').map((c) => c.chainId));
   const waits = new Map<string, Promise<TrackedWallet[]>>();
+  const waiting = new Map<number, Set<Waiter>>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const poll = async () => {
+    for (const [chainId, set] of waiting) {
+      const list = [...set];
+      let rows: TrackedWallet[];
+      try {
+        rows = await readTracked(db, chainId, [...new Set(list.map((w) => w.wallet))]);
+      } catch (error) {
+        for (const w of list) {
+          set.delete(w);
+          w.reject(error);
+        }
+        continue;
+      }
+      const byWallet = new Map(rows.map((r) => [r.wallet, r]));
+      const now = Date.now();
+      for (const w of list) {
+        const row = byWallet.get(w.wallet);
+        w.rows = row ? [row] : [];
+        if (row?.status === 'ready' || now >= w.deadline) {
+          set.delete(w);
+          w.resolve(w.rows);
+        }
+      }
+      if (set.size === 0) waiting.delete(chainId);
+    }
+  };
+  const schedule = () => {
+    if (timer || waiting.size === 0) return;
+    const next = Math.min(...[...waiting.values()].flatMap((s) => [...s].map((w) => w.deadline)));
+    timer = setTimeout(
+      () => {
+        void poll().finally(() => {
+          timer = undefined;
+          schedule();
+        });
+      },
+      Math.max(0, Math.min(POLL_MS, next - Date.now())),
+    );
+  };
 
   const waitFor = (chainId: number, wallet: string): Promise<TrackedWallet[]> => {
     const key = `${chainId}|${wallet}`;
     let p = waits.get(key);
     if (!p) {
       p = (async () => {
-        let rows = await trackWallets(db, chainId, [wallet]);
-        const deadline = Date.now() + opts.waitMs;
-        while (rows[0]?.status !== 'ready' && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, Math.min(POLL_MS, deadline - Date.now())));
-          rows = await readTracked(db, chainId, [wallet]);
-        }
-        return rows;
+        const rows = await trackWallets(db, chainId, [wallet]);
+        if (rows[0]?.status === 'ready' || opts.waitMs <= 0) return rows;
+        return new Promise<TrackedWallet[]>((resolve, reject) => {
+          const set = waiting.get(chainId) ?? new Set<Waiter>();
+          set.add({ wallet, deadline: Date.now() + opts.waitMs, rows, resolve, reject });
+          waiting.set(chainId, set);
+          schedule();
+        });
       })().finally(() => waits.delete(key));
       waits.set(key, p);
     }

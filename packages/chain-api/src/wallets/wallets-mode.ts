@@ -155,6 +155,7 @@ export class WalletsMode {
         [id, wallets],
       );
       await deleteWalletData(tx, id, wallets);
+      this.runner.forget(wallets);
       this.log.info({ evicted: wallets.length }, 'least recently requested wallets evicted');
     });
   }

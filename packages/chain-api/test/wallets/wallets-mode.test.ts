@@ -3,6 +3,9 @@ import type { ChainConfig } from '../../src/chains/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
+import { createRpcClient } from '../../src/rpc/index.js';
+import { discoverHistory } from '../../src/wallets/discover-history.js';
+import type { TxRef } from '../../src/wallets/log-ranges.js';
 import { checkGroundTruth } from '../indexer/ground-truth.js';
 import {
   deployWorkload,
@@ -29,6 +32,10 @@ let w: Workload;
 let full: Served;
 const reference = new Map<string, Record<string, unknown[]>>();
 const cleanups: (() => Promise<void>)[] = [];
+/** Parity trace calls (backfills prefer them when the node serves them). */
+const PARITY_TRACES = /"trace_(block|transaction)"/;
+/** The trace calls only backfills make (the follower traces with debug_traceBlockByNumber). */
+const BACKFILL_TRACES = /"(debug_traceTransaction|trace_block|trace_transaction)"/;
 /** Calls the proxy holds give up soon (the default is 20 s). */
 const fastRpc = { timeoutMs: 2_000 };
 
@@ -137,6 +144,25 @@ describe('discovery methods disabled (the node answers -32601)', () => {
     await proxy?.close();
   });
 
+  it('backfills discovering at once share their eth_getLogs scans, each wallet gets its own refs', async () => {
+    const wallets = w.wallets.slice(0, 20);
+    const head = BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber'));
+    const alone = createRpcClient({ url: anvil.rpcUrl });
+    const want: TxRef[][] = [];
+    for (const x of wallets) want.push(await discoverHistory(alone, 'ots', x, 0n, head));
+    let getLogs = 0;
+    proxy.setPolicy((_, body) => {
+      if (body.includes('"eth_getLogs"')) getLogs++;
+      return 'pass';
+    });
+    const shared = createRpcClient({ url: proxy.url });
+    const got = await Promise.all(wallets.map((x) => discoverHistory(shared, 'ots', x, 0n, head)));
+    expect(got).toEqual(want);
+    expect(want.every((refs) => refs.length > 0)).toBe(true);
+    // Three filters; the first wallet's go alone, the 19 queued behind them go as one each.
+    expect(getLogs).toBe(6);
+  }, 120_000);
+
   it('without ots_*: trace_filter finds the same history', async () => {
     proxy.setPolicy((_, body) => (body.includes('"ots_') ? 'methodNotFound' : 'pass'));
     const { s, indexers } = await walletsMode(proxy.url);
@@ -169,10 +195,20 @@ describe('discovery methods disabled (the node answers -32601)', () => {
     expect(indexers.status()[0]?.wallets?.discovery).toBe('logs');
   }, 300_000);
 
+  it('without Parity traces (trace_block, trace_transaction): debug_trace* callTracer, same answers', async () => {
+    proxy.setPolicy((_, body) => (PARITY_TRACES.test(body) ? 'methodNotFound' : 'pass'));
+    const { s } = await walletsMode(proxy.url);
+    for (const wallet of w.wallets.slice(0, 12)) {
+      expect(await walletAnswers(s, wallet)).toEqual(reference.get(wallet));
+    }
+  }, 300_000);
+
   it('a node that will not trace single transactions: their blocks are traced instead, same answers', async () => {
     // anvil answers -32001 "Resource not found" for old transactions past its in-memory index.
     proxy.setPolicy((_, body) =>
-      body.includes('"debug_traceTransaction"') ? 'methodNotFound' : 'pass',
+      body.includes('"debug_traceTransaction"') || PARITY_TRACES.test(body)
+        ? 'methodNotFound'
+        : 'pass',
     );
     const { s } = await walletsMode(proxy.url);
     for (const wallet of w.wallets.slice(0, 12)) {
@@ -290,6 +326,11 @@ describe('first requests', () => {
     }
     for (const wallet of later)
       expect(await walletAnswers(s, wallet)).toEqual(reference.get(wallet));
+    // Asked for again, an evicted wallet is backfilled again (its new row restarts at generation 0).
+    const back = first[0] as string;
+    const again = await get(s, `/v1/evm/activity/${back}?chain_ids=31337&limit=7`);
+    expect(again.body.warnings).toBeUndefined();
+    expect(await walletAnswers(s, back)).toEqual(reference.get(back));
     expect(indexers.status()[0]?.wallets?.max_wallets).toBe(3);
   }, 120_000);
 });
@@ -318,7 +359,7 @@ describe('crash and reorg safety', () => {
 
   it('stopped mid-backfill: nothing half-written, the next leader resumes the wallet', async () => {
     // Traces of the wallet's transactions hang: its backfill stays in the fetch phase.
-    proxy.setPolicy((_, body) => (body.includes('debug_traceTransaction') ? 'timeout' : 'pass'));
+    proxy.setPolicy((_, body) => (BACKFILL_TRACES.test(body) ? 'timeout' : 'pass'));
     const chain: ChainConfig = { ...workloadChain(proxy.url, w), mode: 'wallets' };
     const s = await serveStore(chain, alwaysReady(31337), 0);
     cleanups.push(async () => {
@@ -363,7 +404,7 @@ describe('crash and reorg safety', () => {
   it('a reorg below the handover during the backfill: the wallet is backfilled again on the new branch', async () => {
     const wallet = w.wallets[9] as `0x${string}`;
     const other = w.wallets[10] as `0x${string}`;
-    proxy.setPolicy((_, body) => (body.includes('debug_traceTransaction') ? 'timeout' : 'pass'));
+    proxy.setPolicy((_, body) => (BACKFILL_TRACES.test(body) ? 'timeout' : 'pass'));
     const chain: ChainConfig = {
       ...workloadChain(proxy.url, w),
       mode: 'wallets',
