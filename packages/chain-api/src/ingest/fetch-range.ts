@@ -1,5 +1,6 @@
 import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
 import type { CallFrame, FetchedBlock, RpcBlockWithTxs, RpcReceipt } from '../rpc/rpc-types.js';
+import { repairBlockTraces } from './block-traces.js';
 
 /** The fetched blocks don't form one chain (a reorg happened while fetching): fetch again. */
 export class InconsistentRangeError extends Error {
@@ -76,7 +77,8 @@ export async function fetchRange(
           })),
           { validate: Array.isArray },
         )
-        .then((all) => all.map((list) => list.map(unwrapTrace)))
+        // A transaction the node failed to trace is traced again another way (or the range fails).
+        .then(async (all) => repairBlockTraces(rpc, await blocksP, all))
     : Promise.resolve(undefined);
   const [blocks, receipts, traces] = await Promise.all([blocksP, receiptsP, tracesP]);
 

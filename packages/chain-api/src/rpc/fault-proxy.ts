@@ -14,7 +14,8 @@ export type Fault =
   | 'partial' // forward, then drop the last item of a batch answer
   | 'rpcError' // 200 with a retryable JSON-RPC error (-32005) for every item
   | 'serverError' // 200 with a non-retryable -32000 "server error" for every item
-  | 'methodNotFound'; // 200 with -32601 "method not found" for every item
+  | 'methodNotFound' // 200 with -32601 "method not found" for every item
+  | 'traceErrors'; // forward, then every entry of a list result becomes geth's {txHash, error}
 
 export interface FaultProxy {
   url: string;
@@ -104,6 +105,19 @@ export async function startFaultProxy(
     if (fault === 'partial') {
       const parsed = JSON.parse(text) as unknown;
       if (Array.isArray(parsed) && parsed.length > 1) text = JSON.stringify(parsed.slice(0, -1));
+    }
+    if (fault === 'traceErrors') {
+      // What geth answers for transactions its tracer gave up on (e.g. "execution timeout").
+      const parsed = JSON.parse(text) as { result?: unknown } | { result?: unknown }[];
+      for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+        if (Array.isArray(item.result)) {
+          item.result = item.result.map((e: { txHash?: string }) => ({
+            txHash: e?.txHash,
+            error: 'execution timeout',
+          }));
+        }
+      }
+      text = JSON.stringify(parsed);
     }
     res.writeHead(upstreamRes.status, { 'content-type': 'application/json' }).end(text);
   }

@@ -1,14 +1,14 @@
 import { InconsistentRangeError, unwrapTrace } from '../ingest/fetch-range.js';
 import { isMethodNotFound, type RpcClient } from '../rpc/index.js';
-import { RpcMalformedResponseError, RpcResponseError } from '../rpc/rpc-errors.js';
-import type { CallFrame, FetchedBlock, RpcReceipt, RpcTx } from '../rpc/rpc-types.js';
-import type { TxRef } from './log-ranges.js';
 import {
   MalformedTraceError,
   type ParityTrace,
   parityBlockFrames,
   parityToCallFrame,
-} from './parity-trace.js';
+} from '../rpc/parity-trace.js';
+import { RpcMalformedResponseError, RpcResponseError } from '../rpc/rpc-errors.js';
+import type { CallFrame, FetchedBlock, RpcReceipt, RpcTx } from '../rpc/rpc-types.js';
+import type { TxRef } from './log-ranges.js';
 
 interface RpcTxWithBlock extends RpcTx {
   blockHash: string;

@@ -1,4 +1,4 @@
-import type { CallFrame, Hex } from '../rpc/rpc-types.js';
+import type { CallFrame, Hex } from './rpc-types.js';
 
 /** One entry of `trace_transaction` / `trace_block` (OpenEthereum/Parity format). */
 export interface ParityTrace {
