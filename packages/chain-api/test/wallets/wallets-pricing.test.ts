@@ -132,8 +132,37 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
+/** A wallets-mode indexer (and its pricing worker) over the store `s`; `stop` ends both. */
+async function walletsIndexer(s: Served, chain: ChainConfig) {
+  const indexers = await startIndexers({
+    db: s.db,
+    chains: [chain],
+    log,
+    pollIntervalMs: 50,
+    rpcOptions: { timeoutMs: 5_000 },
+  });
+  const pricing = await startPricing({ db: s.db, chains: [chain], log, intervalMs: 3_600_000 });
+  const boot = () => indexers.status()[0]?.wallets?.pool_bootstrap as PoolBootstrapStatus;
+  return {
+    indexers,
+    pricing,
+    boot,
+    stop: async () => {
+      await pricing.stop();
+      await indexers.stop();
+    },
+  };
+}
+
+async function commits(s: Served): Promise<{ block: string; pools: number; done: boolean }[]> {
+  const { rows } = await s.db.query<{ block: string; pools: number; done: boolean }>(
+    'select block::text as block, pools, done from pool_bootstrap_commits order by seq',
+  );
+  return rows;
+}
+
 describe('wallets mode: USD prices of pools created before the follow start', () => {
-  it('bootstrap retries a failing log scan, then balances equal full mode (price, value, pool size, low liquidity)', async () => {
+  it('bootstrap: retried scan, restarts, a reorg below it; balances equal full mode (price, value, pool size, low liquidity)', async () => {
     const factory = devnet.manifest.contracts.uniswapV2Factory.toLowerCase();
     // The bootstrap's factory log scan fails (non-retryable server error) until released.
     let failScan = true;
@@ -143,85 +172,114 @@ describe('wallets mode: USD prices of pools created before the follow start', ()
         : 'pass',
     );
     const chain: ChainConfig = { ...devnet.chain, rpcUrl: proxy.url, mode: 'wallets' };
-    let status = () => [] as ReturnType<Awaited<ReturnType<typeof startIndexers>>['status']>;
-    const s = await serveStore(chain, { status: () => status() }, 60_000);
-    const indexers = await startIndexers({
-      db: s.db,
-      chains: [chain],
-      log,
-      pollIntervalMs: 50,
-      rpcOptions: { timeoutMs: 5_000 },
-    });
-    status = () => indexers.status();
-    const pricing = await startPricing({ db: s.db, chains: [chain], log, intervalMs: 3_600_000 });
+    let current: Awaited<ReturnType<typeof walletsIndexer>> | undefined;
+    const s = await serveStore(chain, { status: () => current?.indexers.status() ?? [] }, 60_000);
     cleanups.push(async () => {
-      await pricing.stop();
-      await indexers.stop();
+      await current?.stop();
       await s.app.close();
       await s.t.drop();
     });
-    const boot = () => indexers.status()[0]?.wallets?.pool_bootstrap as PoolBootstrapStatus;
-    await waitFor(() => indexers.status()[0]?.ready === true);
-    await waitFor(() => boot()?.last_error !== null && boot()?.last_error !== undefined, 30_000);
-    expect(boot().state).not.toBe('done');
-    const { rows: early } = await s.db.query<{ n: string }>(
-      'select count(*)::text as n from pool_bootstrap_commits where done',
-    );
-    expect(early[0]?.n).toBe('0');
+    current = await walletsIndexer(s, chain);
+    const w = () => current as Awaited<ReturnType<typeof walletsIndexer>>;
+    await waitFor(() => w().indexers.status()[0]?.ready === true);
+    // A failing node: the error shows in /health, nothing is marked done; a restart keeps trying.
+    await waitFor(() => typeof w().boot()?.last_error === 'string', 30_000);
+    expect(w().boot().state).not.toBe('done');
+    await w().stop();
+    current = await walletsIndexer(s, chain);
+    await waitFor(() => typeof w().boot()?.last_error === 'string', 30_000);
+    expect(await commits(s)).toEqual([]);
 
     // After the follow start, before the bootstrap: a swap moves WETH's price (USDC/WETH).
     const t = devnet.manifest.tokens;
     await routerSwap(t.usdc.address, t.weth.address, 50_000n * 10n ** 6n);
+    const fork = await pub.request({ method: 'evm_snapshot' as never, params: [] as never });
+    const forkBlock = await pub.getBlockNumber({ cacheTime: 0 });
+    // Blocks the reorg below will replace: the bootstrap reads their pool states.
+    await routerSwap(t.usdc.address, t.weth.address, 20_000n * 10n ** 6n);
+    await v3Swap();
+    const branchHead = await pub.getBlockNumber({ cacheTime: 0 });
+    await waitFor(() => w().indexers.status()[0]?.indexed_block === Number(branchHead));
     failScan = false;
-    await waitFor(() => boot()?.state === 'done', 60_000);
-    expect(boot().pools_committed).toBeGreaterThanOrEqual(6);
-    expect(boot().last_error).toBeNull();
+    await waitFor(() => w().boot()?.state === 'done', 60_000);
+    expect(w().boot().pools_committed).toBeGreaterThanOrEqual(6);
+    expect(w().boot().last_error).toBeNull();
+    const first = await commits(s);
+    expect(first.every((c) => BigInt(c.block) > forkBlock)).toBe(true);
     // After the bootstrap: the follower applies the bootstrapped pools' events (SLC/WETH v2) and
     // keeps the v3 pool's held-token changes.
     await routerSwap(t.slc.address, t.weth.address, 2_000n * 10n ** 18n);
     await v3Swap();
+    await expectSameAsFullMode(s, w().pricing);
 
-    const head = await pub.getBlockNumber();
-    await waitFor(() => indexers.status()[0]?.indexed_block === Number(head), 30_000);
-    const whale = devnet.manifest.wallets.whale.toLowerCase();
-    // The first request tracks the wallet and waits for its backfill.
-    await waitFor(
-      async () =>
-        (await get(s, `/v1/evm/balances/${whale}?chain_ids=31337`)).status === 200 &&
-        !(await get(s, `/v1/evm/balances/${whale}?chain_ids=31337`)).body.warnings,
-      60_000,
-    );
-    expect(await priceToCheckpoint(s, pricing)).toBe(head);
+    // A reorg below the bootstrap's block: its rows are rolled back and it runs again.
+    await pub.request({ method: 'evm_revert' as never, params: [fork] as never });
+    await routerSwap(t.slc.address, t.weth.address, 500n * 10n ** 18n);
+    await v3Swap();
+    await pub.request({ method: 'anvil_mine' as never, params: ['0x8'] as never });
+    await waitFor(async () => {
+      const c = await commits(s);
+      return c.some((x) => x.done) && !c.some((x) => first.some((f) => f.block === x.block));
+    }, 60_000);
+    // Run again after the rollback: every pool again, read on the new branch.
+    const again = await commits(s);
+    expect(again.reduce((n, c) => n + c.pools, 0)).toBe(first.reduce((n, c) => n + c.pools, 0));
+    await waitFor(() => w().boot()?.state === 'done', 60_000);
+    await expectSameAsFullMode(s, w().pricing);
 
-    await indexOnce({ db: full.db, chains: [devnet.chain], log });
-    expect(await priceToCheckpoint(full, fullPricing)).toBe(head);
-
-    // What pricing reads for v3 depth: the pool's held tokens, equal to full mode's.
-    const held = async (x: Served) =>
-      (
-        await x.db.query<{ token: string; amount: string }>(
-          `select token, amount::text as amount from erc20_balances
-            where chain_id = 31337 and wallet = $1 order by token`,
-          [devnet.manifest.pools.wbtcWethV3.address.toLowerCase()],
-        )
-      ).rows;
-    expect((await held(full)).length).toBe(2);
-    expect(await held(s)).toEqual(await held(full));
-    const want = await balances(full, whale);
-    const got = await balances(s, whale);
-    // The reference is not trivial: the whale holds tokens priced through v2 and v3 pools.
-    const priced = rowsOf(want).filter((r) => typeof r.price_usd === 'number');
-    const addr = (r: Record<string, unknown>) => String(r.address).toLowerCase();
-    for (const tk of [t.usdc, t.weth, t.slc, t.wbtc])
-      expect(priced.map(addr)).toContain(tk.address.toLowerCase());
-    const pick = (r: Record<string, unknown>) => ({
-      address: r.address,
-      price_usd: r.price_usd,
-      value_usd: r.value_usd,
-      pool_size: r.pool_size,
-      low_liquidity: r.low_liquidity,
-    });
-    expect(rowsOf(got).map(pick)).toEqual(rowsOf(want).map(pick));
-    expect(got).toEqual(want);
+    // Done is persisted: a restart does not scan again.
+    const before = await commits(s);
+    await w().stop();
+    current = await walletsIndexer(s, chain);
+    await waitFor(() => w().boot()?.state === 'done', 30_000);
+    expect(await commits(s)).toEqual(before);
   }, 300_000);
 });
+
+/** The whale's balances (and the v3 pool's held tokens) equal full mode's at the same block. */
+async function expectSameAsFullMode(s: Served, pricing: PricingWorker): Promise<void> {
+  const t = devnet.manifest.tokens;
+  const head = await pub.getBlockNumber({ cacheTime: 0 });
+  const whale = devnet.manifest.wallets.whale.toLowerCase();
+  await waitFor(async () => {
+    const r = await get(s, `/v1/evm/balances/${whale}?chain_ids=31337`);
+    return r.status === 200 && !r.body.warnings;
+  }, 60_000);
+  await waitFor(async () => {
+    const { rows } = await s.db.query<{ b: string }>(
+      'select indexed_block::text as b from checkpoints where chain_id = 31337',
+    );
+    return rows[0]?.b === head.toString();
+  }, 30_000);
+  expect(await priceToCheckpoint(s, pricing)).toBe(head);
+  await indexOnce({ db: full.db, chains: [devnet.chain], log });
+  expect(await priceToCheckpoint(full, fullPricing)).toBe(head);
+
+  // What pricing reads for v3 depth: the pool's held tokens, equal to full mode's.
+  const held = async (x: Served) =>
+    (
+      await x.db.query<{ token: string; amount: string }>(
+        `select token, amount::text as amount from erc20_balances
+          where chain_id = 31337 and wallet = $1 order by token`,
+        [devnet.manifest.pools.wbtcWethV3.address.toLowerCase()],
+      )
+    ).rows;
+  expect((await held(full)).length).toBe(2);
+  expect(await held(s)).toEqual(await held(full));
+  const want = await balances(full, whale);
+  const got = await balances(s, whale);
+  // The reference is not trivial: the whale holds tokens priced through v2 and v3 pools.
+  const priced = rowsOf(want).filter((r) => typeof r.price_usd === 'number');
+  const addr = (r: Record<string, unknown>) => String(r.address).toLowerCase();
+  for (const tk of [t.usdc, t.weth, t.slc, t.wbtc])
+    expect(priced.map(addr)).toContain(tk.address.toLowerCase());
+  const pick = (r: Record<string, unknown>) => ({
+    address: r.address,
+    price_usd: r.price_usd,
+    value_usd: r.value_usd,
+    pool_size: r.pool_size,
+    low_liquidity: r.low_liquidity,
+  });
+  expect(rowsOf(got).map(pick)).toEqual(rowsOf(want).map(pick));
+  expect(got).toEqual(want);
+}
