@@ -47,6 +47,7 @@ create table pool_bootstrap_commits (
   seq             bigserial   primary key,
   chain_id        integer     not null,
   block           bigint      not null,
+  block_time      timestamptz not null,
   target_block    bigint      not null,
   scanned_block   bigint      not null,
   pools           integer     not null,

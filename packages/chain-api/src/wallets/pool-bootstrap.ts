@@ -257,8 +257,9 @@ export class PoolBootstrap {
       await input.assertHeld(tx);
       await writeChunk(tx, this.chain.chainId, cp.block, reads, newTokens);
       await tx.query(
-        `insert into pool_bootstrap_commits (chain_id, block, target_block, scanned_block, pools, done)
-         values ($1, $2, $3, $4, $5, $6)`,
+        `insert into pool_bootstrap_commits
+           (chain_id, block, block_time, target_block, scanned_block, pools, done)
+         values ($1, $2, $7, $3, $4, $5, $6)`,
         [
           this.chain.chainId,
           cp.block.toString(),
@@ -266,6 +267,7 @@ export class PoolBootstrap {
           scannedTo.toString(),
           take.length,
           finished,
+          time.toISOString(),
         ],
       );
       return true;

@@ -1,3 +1,5 @@
+import { migrate } from '@sluice/db';
+import { createTestDatabase } from '@sluice/db/testing';
 import {
   type Address,
   createPublicClient,
@@ -8,13 +10,19 @@ import {
 } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusSource } from '../../src/api/readiness.js';
+import { createApiServer } from '../../src/api/server.js';
+import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/index.js';
+import { knownChains } from '../../src/chains/index.js';
+import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
+import { createKeyStore } from '../../src/keys/key-store.js';
 import { type PricingWorker, startPricing } from '../../src/pricing/start-pricing.js';
 import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
 import type { PoolBootstrapStatus } from '../../src/wallets/pool-bootstrap.js';
-import { alwaysReady, get, log, type Served, serveStore, waitFor } from './wallets-harness.js';
+import { alwaysReady, get, log, type Served, waitFor } from './wallets-harness.js';
 
 /**
  * USD prices in wallets mode: the devnet scenario creates its Uniswap v2/v3 pools and trades
@@ -29,6 +37,27 @@ const helperAbi = parseAbi([
 const routerAbi = parseAbi([
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[])',
 ]);
+
+/** Like the harness's `serveStore`, with the API's pricing lookups (prices at block times). */
+async function serveStore(chain: ChainConfig, statusSource: StatusSource, walletWaitMs = 30_000) {
+  const t = await createTestDatabase('postgres');
+  await migrate(t.db, storeMigrations);
+  const { key } = await createKeyStore(t.db).create({ name: 'test' });
+  const app = await createApiServer({
+    db: t.db,
+    chains: [chain],
+    wellKnownChains: knownChains,
+    statusSource,
+    cursorSecret: 'test-cursor-secret-0123456789abcdef',
+    rateLimit: { max: 1_000_000, windowMs: 60_000 },
+    walletWaitMs,
+    pricing: pricingLookups(t.db, [chain]),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { t, db: t.db, app, url: `http://127.0.0.1:${port}`, key } satisfies Served;
+}
 
 let devnet: Devnet;
 let pub: PublicClient;
@@ -211,6 +240,7 @@ describe('wallets mode: USD prices of pools created before the follow start', ()
     await routerSwap(t.slc.address, t.weth.address, 2_000n * 10n ** 18n);
     await v3Swap();
     await expectSameAsFullMode(s, w().pricing);
+    await expectActivityPricesExplicit(s);
 
     // A reorg below the bootstrap's block: its rows are rolled back and it runs again.
     await pub.request({ method: 'evm_revert' as never, params: [fork] as never });
@@ -282,4 +312,47 @@ async function expectSameAsFullMode(s: Served, pricing: PricingWorker): Promise<
   });
   expect(rowsOf(got).map(pick)).toEqual(rowsOf(want).map(pick));
   expect(got).toEqual(want);
+}
+
+/**
+ * Activity: rows after the bootstrap are valued as in full mode; older priced rows have no price
+ * of their time in wallets mode, use the current one, and the answer says so.
+ */
+async function expectActivityPricesExplicit(s: Served): Promise<void> {
+  const whale = devnet.manifest.wallets.whale.toLowerCase();
+  const path = `/v1/evm/activity/${whale}?chain_ids=31337&limit=200`;
+  const [mine, ref] = [(await get(s, path)).body, (await get(full, path)).body];
+  const { rows } = await s.db.query<{ t: number }>(
+    'select extract(epoch from block_time)::int8 as t from pool_bootstrap_commits where done',
+  );
+  const since = Number(rows[0]?.t);
+  type Item = { block_time: string; value_usd?: number; token_metadata?: { price_usd?: number } };
+  const a = mine.activity as Item[];
+  const f = ref.activity as Item[];
+  expect(a.length).toBe(f.length);
+  const strip = ({ value_usd: _v, token_metadata, ...rest }: Item) => ({
+    ...rest,
+    token_metadata: token_metadata && {
+      ...token_metadata,
+      price_usd: undefined,
+      pool_size: undefined,
+    },
+  });
+  expect(a.map(strip)).toEqual(f.map(strip));
+  const newer = a.filter((x) => Date.parse(x.block_time) / 1000 >= since);
+  const older = a.filter(
+    (x) => Date.parse(x.block_time) / 1000 < since && x.value_usd !== undefined,
+  );
+  expect(newer.length).toBeGreaterThan(0);
+  expect(older.length).toBeGreaterThan(0);
+  expect(newer).toEqual(f.filter((x) => Date.parse(x.block_time) / 1000 >= since));
+  // The scenario's prices moved over time: some old row differs from full mode's value.
+  const fOld = f.filter(
+    (x) => Date.parse(x.block_time) / 1000 < since && x.value_usd !== undefined,
+  );
+  expect(older.map((x) => x.value_usd)).not.toEqual(fOld.map((x) => x.value_usd));
+  expect(ref.warnings).toBeUndefined();
+  expect(mine.warnings).toEqual([
+    expect.objectContaining({ code: 'PRICE_HISTORY_PARTIAL', chain_ids: [31337] }),
+  ]);
 }
