@@ -1,6 +1,5 @@
 import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
 import type { PoolState } from '../derive/index.js';
-import { readBalances } from '../reconcile/read-balances.js';
 import type { RpcClient } from '../rpc/index.js';
 import { type CallResult, type ContractCall, readCalls } from '../rpc/read-calls.js';
 import type { FoundPool } from './pool-scan.js';
@@ -9,6 +8,7 @@ const abi = parseAbi([
   'function getReserves() view returns (uint112, uint112, uint32)',
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)',
   'function liquidity() view returns (uint128)',
+  'function balanceOf(address) view returns (uint256)',
 ]);
 const GET_RESERVES = encodeFunctionData({ abi, functionName: 'getReserves' });
 const SLOT0 = encodeFunctionData({ abi, functionName: 'slot0' });
@@ -26,7 +26,10 @@ export interface PoolReads {
   held: { pool: string; token: string; amount: bigint }[];
 }
 
-function decoded<T>(r: CallResult, fn: 'getReserves' | 'slot0' | 'liquidity'): T | null {
+function decoded<T>(
+  r: CallResult,
+  fn: 'getReserves' | 'slot0' | 'liquidity' | 'balanceOf',
+): T | null {
   if (r === undefined) throw new PoolReadError(`${fn}: the node could not run the call`);
   if (r === null || r === '0x') return null;
   try {
@@ -63,9 +66,15 @@ export async function readPoolStates(
     { token: p.token0, wallet: p.address },
     { token: p.token1, wallet: p.address },
   ]);
+  // Not readBalances: it answers null for a node error too, and a missing held balance would cap
+  // the pool's depth at 0 for good.
+  const balanceCalls = pairs.map((x) => ({
+    to: x.token,
+    data: encodeFunctionData({ abi, functionName: 'balanceOf', args: [x.wallet as Hex] }),
+  }));
   const [results, balances] = await Promise.all([
     readCalls(rpc, multicall3, calls, block),
-    readBalances(rpc, multicall3, pairs, block),
+    readCalls(rpc, multicall3, balanceCalls, block),
   ]);
   const pools: PoolState[] = [];
   let i = 0;
@@ -103,7 +112,7 @@ export async function readPoolStates(
   }
   const held: PoolReads['held'] = [];
   pairs.forEach((pair, k) => {
-    const amount = balances[k];
+    const amount = decoded<bigint>(balances[k], 'balanceOf');
     // Full mode keeps no row for a token the pool never received (balance 0).
     if (amount !== null && amount !== undefined && amount > 0n)
       held.push({ pool: pair.wallet, token: pair.token, amount });

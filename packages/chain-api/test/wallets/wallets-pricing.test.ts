@@ -191,12 +191,15 @@ async function commits(s: Served): Promise<{ block: string; pools: number; done:
 }
 
 describe('wallets mode: USD prices of pools created before the follow start', () => {
-  it('bootstrap: retried scan, restarts, a reorg below it; balances equal full mode (price, value, pool size, low liquidity)', async () => {
+  it('bootstrap: retried scan and reads, restarts, a reorg below it; balances equal full mode (price, value, pool size, low liquidity)', async () => {
     const factory = devnet.manifest.contracts.uniswapV2Factory.toLowerCase();
-    // The bootstrap's factory log scan fails (non-retryable server error) until released.
+    // The bootstrap's factory log scan, then its v3 state reads (slot0), fail (non-retryable
+    // server error) until released.
     let failScan = true;
+    let failReads = true;
     proxy = await startFaultProxy(devnet.rpcUrl, (_n, body) =>
-      failScan && body.includes('eth_getLogs') && body.toLowerCase().includes(factory)
+      (failScan && body.includes('eth_getLogs') && body.toLowerCase().includes(factory)) ||
+      (failReads && body.includes('eth_call') && body.includes('3850c7bd'))
         ? 'serverError'
         : 'pass',
     );
@@ -230,6 +233,10 @@ describe('wallets mode: USD prices of pools created before the follow start', ()
     const branchHead = await pub.getBlockNumber({ cacheTime: 0 });
     await waitFor(() => w().indexers.status()[0]?.indexed_block === Number(branchHead));
     failScan = false;
+    await waitFor(() => /could not run/.test(w().boot()?.last_error ?? ''), 30_000);
+    expect(w().boot().state).not.toBe('done');
+    expect(await commits(s)).toEqual([]);
+    failReads = false;
     await waitFor(() => w().boot()?.state === 'done', 60_000);
     expect(w().boot().pools_committed).toBeGreaterThanOrEqual(6);
     expect(w().boot().last_error).toBeNull();
