@@ -1,6 +1,7 @@
 import type { Queryable } from '@sluice/db';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
+import type { PriceCoverage } from '../wallets/price-coverage.js';
 import type { WalletGate } from '../wallets/wallet-gate.js';
 import type { ChainRegistry } from './chain-selector.js';
 import type { CursorCodec } from './cursor.js';
@@ -51,6 +52,8 @@ export interface ApiContext {
   rpc?: ReadonlyMap<number, RpcClient> | undefined;
   /** Wallets-mode chains: first-request tracking and backfill wait (src/wallets); absent: none. */
   wallets?: WalletGate | undefined;
+  /** Wallets-mode chains with factories: from when prices are known (src/wallets/price-coverage). */
+  priceCoverage?: PriceCoverage | undefined;
 }
 
 /** This server's supported-chains URL, for UNSUPPORTED_CHAIN_IDS warnings. */

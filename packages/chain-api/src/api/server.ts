@@ -7,6 +7,7 @@ import type { ChainConfig } from '../chains/chain-config.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
+import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
@@ -148,6 +149,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
           waitMs: opts.walletWaitMs ?? 10_000,
         })
       : undefined,
+    priceCoverage: createPriceCoverage(opts.db, opts.chains),
   };
   app.addHook('onClose', async () => {
     await ctx.pastState?.close();

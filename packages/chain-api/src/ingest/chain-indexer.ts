@@ -25,6 +25,7 @@ import {
   type RpcClient,
   sleep,
 } from '../rpc/index.js';
+import { PoolBootstrap, v3PoolHolders } from '../wallets/pool-bootstrap.js';
 import { WalletsMode } from '../wallets/wallets-mode.js';
 import { defaultWalletsOptions } from '../wallets/wallets-options.js';
 import { indexedWithoutTraces, markHalted } from './chain-halt.js';
@@ -92,6 +93,8 @@ export class ChainIndexer {
   private readonly progress: Progress;
   /** `"mode": "wallets"`: keeps tracked wallets' rows only and backfills wallets (src/wallets). */
   private readonly wallets: WalletsMode | undefined;
+  /** Wallets mode with factories: the one-time bootstrap of earlier pools (pricing). */
+  private readonly poolBootstrap: PoolBootstrap | undefined;
 
   constructor(db: Database, chain: ChainConfig, options: ChainIndexerOptions) {
     this.db = db;
@@ -161,6 +164,17 @@ export class ChainIndexer {
           this.abort.signal,
         )
       : undefined;
+    this.poolBootstrap =
+      walletsMode && this.ctx.v2Factories.size + this.ctx.v3Factories.size > 0
+        ? new PoolBootstrap(
+            db,
+            chain,
+            this.rpc,
+            { v2: this.ctx.v2Factories, v3: this.ctx.v3Factories },
+            this.log.child({ component: 'pool-bootstrap' }),
+            this.abort.signal,
+          )
+        : undefined;
   }
 
   /** Starts the background loop (leader election, backfill, follow). */
@@ -229,7 +243,14 @@ export class ChainIndexer {
         behind !== null &&
         behind <= BigInt(this.opts.readyLagBlocks),
       reconcile: this.reconciler.status(),
-      ...(this.wallets ? { wallets: this.wallets.status() } : {}),
+      ...(this.wallets
+        ? {
+            wallets: {
+              ...this.wallets.status(),
+              ...(this.poolBootstrap ? { pool_bootstrap: this.poolBootstrap.status() } : {}),
+            },
+          }
+        : {}),
     };
   }
 
@@ -244,6 +265,7 @@ export class ChainIndexer {
       try {
         if (!this.checkpoint) await this.init();
         await this.wallets?.refresh(this.checkpoint as Checkpoint);
+        await this.bootstrapPools();
         const head = await this.rpc.request<string>('eth_blockNumber', []);
         this.head = BigInt(head);
         const cp = this.checkpoint as Checkpoint;
@@ -276,6 +298,7 @@ export class ChainIndexer {
         }
         if (!this.checkpoint) await this.init();
         await this.wallets?.refresh(this.checkpoint as Checkpoint);
+        await this.bootstrapPools();
         const head = BigInt(await this.rpc.request<string>('eth_blockNumber', []));
         this.head = head;
         const cp = this.checkpoint as Checkpoint;
@@ -337,6 +360,7 @@ export class ChainIndexer {
     await this.reconciler.init(this.caps.multicall3, cp.block);
     this.checkpoint = cp;
     this.pools = await loadPools(this.db, this.chain.chainId);
+    this.poolBootstrap?.invalidate();
     // A failed step may have lost an acknowledged batch (a crash of the database loses commits
     // made with synchronous_commit off): forget what memory says the store holds.
     this.tokenStandards.clear();
@@ -379,6 +403,7 @@ export class ChainIndexer {
     // Reload the checkpoint (time included) and the pool cache from the restored store.
     this.checkpoint = await loadCheckpoint(this.db, this.rpc, this.chain, this.caps);
     this.pools = await loadPools(this.db, this.chain.chainId);
+    this.poolBootstrap?.invalidate();
     this.tokenStandards.clear();
     await this.reconciler.init((this.caps as ChainCapabilities).multicall3, this.checkpoint.block);
     if (this.checkpoint.block !== next.block) throw new Error('checkpoint moved during rollback');
@@ -399,6 +424,7 @@ export class ChainIndexer {
       const deleted = await resetChainData(this.db, this.chain.chainId);
       this.log.info({ deleted }, 'chain data deleted');
       this.pools.clear();
+      this.poolBootstrap?.invalidate();
       this.tokenStandards.clear();
       this.probes.clear();
       return true;
@@ -474,7 +500,12 @@ export class ChainIndexer {
     await this.probes.resolve(fetched, (this.caps as ChainCapabilities).multicall3, to);
     const t1 = performance.now();
     const derived = deriveBatch(fetched, this.ctx);
-    const batch = this.wallets ? this.wallets.filter(derived) : derived;
+    const batch = this.wallets
+      ? this.wallets.filter(
+          derived,
+          this.poolBootstrap ? v3PoolHolders(derived, this.pools) : undefined,
+        )
+      : derived;
     const t2 = performance.now();
     this.stats.fetchMs += t1 - t0;
     this.stats.deriveMs += t2 - t1;
@@ -561,6 +592,18 @@ export class ChainIndexer {
     this.stats.activityRows += batch.activity.length;
     this.stats.batches++;
     this.progress.tick(last.number, batch.blocks.length, batch.eventCount);
+  }
+
+  /** Between batches: the pool bootstrap commits its next chunk at the checkpoint (wallets mode). */
+  private async bootstrapPools(): Promise<void> {
+    if (!this.poolBootstrap || !this.checkpoint) return;
+    const added = await this.poolBootstrap.step({
+      checkpoint: this.checkpoint,
+      known: this.pools,
+      multicall3: (this.caps as ChainCapabilities).multicall3,
+      assertHeld: (tx) => this.lock.assertHeld(tx),
+    });
+    for (const p of added) this.pools.set(p.address, p);
   }
 
   /** Grow ranges on sparse chains, shrink them on dense ones (bounded memory and txn size). */

@@ -3,6 +3,11 @@ import type { DerivedBatch } from '../derive/index.js';
 export interface FilterOptions {
   /** Keep pool events (the head follower: pricing needs every pool); a backfill drops them. */
   pools: boolean;
+  /**
+   * Pool bootstrap (pool-bootstrap.ts): addresses whose ERC20 balance changes are kept too, with
+   * no other row: v3 pools, whose held tokens pricing reads.
+   */
+  holders?: (wallet: string) => boolean;
 }
 
 /**
@@ -24,7 +29,10 @@ export function filterBatch(
   const txs = batch.txs.filter((t) => keep(t.from) || (t.to !== null && keep(t.to)));
   const txKeys = new Set(txs.map((t) => `${t.blockNumber}|${t.txIndex}`));
   const logs = batch.logs.filter((l) => txKeys.has(`${l.blockNumber}|${l.txIndex}`));
-  const erc20Deltas = new Map([...batch.erc20Deltas].filter(([, d]) => keep(d.wallet)));
+  const holders = opts.holders;
+  const erc20Deltas = new Map(
+    [...batch.erc20Deltas].filter(([, d]) => keep(d.wallet) || holders?.(d.wallet) === true),
+  );
   const nft1155 = new Map([...batch.nft1155].filter(([, d]) => keep(d.wallet)));
   // ERC721 moves are absolute (final owner): keep every id a kept wallet sent or received; an
   // owner outside the set becomes "no tracked owner" so the tracked sender's holding is removed.

@@ -36,7 +36,29 @@ create index tracked_wallets_lru_idx on tracked_wallets (chain_id, requested_at)
 create index tracked_wallets_unready_idx on tracked_wallets (chain_id) where status <> 'ready';
 `;
 
+/**
+ * The pool bootstrap of a wallets-mode chain (src/wallets/pool-bootstrap.ts): one row per commit
+ * of found pools, read at the checkpoint `block`. The latest row says how far the scan of the
+ * factories' pools (up to `target_block`) is committed; rows above the checkpoint after a
+ * rollback are deleted (their pools were undone with the rollback).
+ */
+const poolBootstrap = /* sql */ `
+create table pool_bootstrap_commits (
+  seq             bigserial   primary key,
+  chain_id        integer     not null,
+  block           bigint      not null,
+  block_time      timestamptz not null,
+  target_block    bigint      not null,
+  scanned_block   bigint      not null,
+  pools           integer     not null,
+  done            boolean     not null,
+  committed_at    timestamptz not null default now()
+);
+create index pool_bootstrap_commits_chain_idx on pool_bootstrap_commits (chain_id, block);
+`;
+
 /** Appended to the store's migrations (after the API's). */
 export const walletsMigrations: Migration[] = [
   { id: 'chain-wallets-001-tracked-wallets', sql: trackedWallets },
+  { id: 'chain-wallets-002-pool-bootstrap', sql: poolBootstrap },
 ];

@@ -5,6 +5,7 @@ import type { DerivedBatch } from '../derive/index.js';
 import { BackfillRunner, type BackfillStatus } from './backfill-runner.js';
 import type { BackfillDeps } from './backfill-wallet.js';
 import { filterBatch } from './filter-batch.js';
+import type { PoolBootstrapStatus } from './pool-bootstrap.js';
 import { rateLimitedRpc } from './rate-limited-rpc.js';
 import { countTracked, deleteWalletData, listTracked, listUnready } from './tracked-store.js';
 import type { WalletsOptions } from './wallets-options.js';
@@ -12,6 +13,8 @@ import type { WalletsOptions } from './wallets-options.js';
 /** Per-chain wallets-mode state in /health. */
 export interface WalletsStatus extends BackfillStatus {
   mode: 'wallets';
+  /** The one-time bootstrap of the factories' earlier pools (chains with factories). */
+  pool_bootstrap?: PoolBootstrapStatus;
   tracked: number;
   max_wallets: number;
   ready: number;
@@ -71,10 +74,13 @@ export class WalletsMode {
     return { ...this.chain, startBlock: head };
   }
 
-  /** The batch's rows of tracked wallets, plus every pool event (pricing). */
-  filter(batch: DerivedBatch): DerivedBatch {
+  /**
+   * The batch's rows of tracked wallets, plus every pool event (pricing) and the ERC20 balance
+   * changes of `holders` (v3 pools, see pool-bootstrap.ts).
+   */
+  filter(batch: DerivedBatch, holders?: (wallet: string) => boolean): DerivedBatch {
     const tracked = this.tracked;
-    return filterBatch(batch, (w) => tracked.has(w), { pools: true });
+    return filterBatch(batch, (w) => tracked.has(w), { pools: true, holders });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
+import { priceHistoryWarning } from '../../wallets/price-coverage.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, type PricingLookups, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
@@ -332,13 +333,22 @@ export function activityRoute(ctx: ApiContext) {
                       limit: query.limit + 1,
                     });
               const page = rows.slice(0, query.limit);
-              return { rows, page, history: await loadPriceHistory(page, ctx.pricing) };
+              const coverage = await ctx.priceCoverage?.(chainIds);
+              return { rows, page, history: await loadPriceHistory(page, ctx.pricing), coverage };
             },
             priced: ({ page, history }) => activityPriceDeps(page, history, byId).tokens,
             deps: ({ page, history }) => activityPriceDeps(page, history, byId).deps,
-            render: ({ rows, page, history }, _times, livePrices) => {
+            render: ({ rows, page, history, coverage }, _times, livePrices) => {
               const prices = pricePage(page, history, livePrices);
               if (!prices) return undefined;
+              // Wallets mode: rows valued at the current price for want of older prices, said so.
+              const partial =
+                coverage &&
+                priceHistoryWarning(
+                  page.filter((_, i) => prices[i] !== undefined && history[i] === null),
+                  coverage,
+                );
+              const pageWarnings = partial ? [...warnings, partial] : warnings;
               const links = ctx.pricing?.tokenLinks;
               const body: Record<string, unknown> = {
                 activity: page.map((row, i) =>
@@ -350,7 +360,7 @@ export function activityRoute(ctx: ApiContext) {
                   ),
                 ),
               };
-              if (warnings.length > 0) body.warnings = warnings;
+              if (pageWarnings.length > 0) body.warnings = pageWarnings;
               const last = page.at(-1);
               if (rows.length > query.limit && last) {
                 body.next_offset = ctx.cursors.encode(scope, activityKey(last));
