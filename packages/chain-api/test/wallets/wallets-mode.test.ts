@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/chains/index.js';
-import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
+import type { AnvilInstance } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
 import { checkGroundTruth } from '../indexer/ground-truth.js';
@@ -11,6 +15,8 @@ import {
   type Workload,
 } from '../indexer/random-workload.js';
 import { workloadChain } from '../indexer/workload-chain.js';
+import { type CliProcess, startCli } from '../support/cli-process.js';
+import { startAnvilWithEmptyHistory } from '../support/long-history.js';
 import {
   alwaysReady,
   get,
@@ -22,6 +28,9 @@ import {
 } from './wallets-harness.js';
 
 const WALLETS = Number(process.env.WALLETS_TEST_WALLETS ?? 60);
+/** Empty blocks before the activity (built fast, see long-history.ts). */
+const HISTORY = Number(process.env.WALLETS_TEST_HISTORY ?? 200_000);
+/** Empty blocks after each half of the activity (all of it stays within anvil's traceable range). */
 const EMPTY_BLOCKS = Number(process.env.WALLETS_TEST_EMPTY_BLOCKS ?? 1_000);
 
 let anvil: AnvilInstance;
@@ -66,22 +75,36 @@ async function walletsMode(
   return { s, indexers, chain };
 }
 
+const timings: Record<string, number> = {};
+const lap = (name: string, t0: number) => {
+  timings[name] = Math.round(performance.now() - t0) / 1000;
+};
+
 beforeAll(async () => {
-  anvil = await startAnvil();
+  let t0 = performance.now();
+  anvil = await startAnvilWithEmptyHistory(HISTORY);
+  lap('history', t0);
+  t0 = performance.now();
   w = await deployWorkload(anvil.rpcUrl, WALLETS, 7);
   await playRandomOps(anvil.rpcUrl, w, { seed: 11, ops: WALLETS * 6, perBlock: 8 });
   await mineEmpty(EMPTY_BLOCKS);
   await playRandomOps(anvil.rpcUrl, w, { seed: 12, ops: WALLETS * 4, perBlock: 8 });
   await mineEmpty(EMPTY_BLOCKS);
   await rpcCall(anvil.rpcUrl, 'evm_setAutomine', [true]);
+  lap('activity', t0);
   // Full mode over the same history: the reference answers.
+  t0 = performance.now();
   const chain = workloadChain(anvil.rpcUrl, w);
   full = await serveStore(chain, alwaysReady(31337));
   await indexOnce({ db: full.db, chains: [chain], log, maxBatchSize: 2_000 });
+  lap('full indexing', t0);
+  t0 = performance.now();
   for (const wallet of w.wallets) reference.set(wallet, await walletAnswers(full, wallet));
-}, 600_000);
+  lap('reference answers', t0);
+}, 900_000);
 
 afterAll(async () => {
+  if (process.env.WALLETS_TEST_TIMINGS) console.log('wallets-mode timings (s)', timings);
   for (const c of cleanups.reverse()) await c().catch(() => {});
   await full?.app.close();
   await full?.t.drop();
@@ -359,6 +382,101 @@ describe('crash and reorg safety', () => {
     await waitFor(async () => (await trackedRow(s, wallet))?.status === 'ready');
     expect(await walletAnswers(s, wallet)).toEqual(reference.get(wallet));
   }, 180_000);
+
+  it('kill -9 of a sluice-chain process in the fetch phase: nothing half-written, a new process finishes the wallet', async () => {
+    const wallet = w.wallets[17] as string;
+    // Traces of the wallet's transactions hang: the first process is killed in the fetch phase.
+    let tracing = false;
+    proxy.setPolicy((_, body) => {
+      if (!body.includes('debug_traceTransaction')) return 'pass';
+      tracing = true;
+      return 'timeout';
+    });
+    const t = await createTestDatabase('postgres');
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-wallets-kill-'));
+    const processes: CliProcess[] = [];
+    let watching = true;
+    let watcher: Promise<void> | undefined;
+    cleanups.push(async () => {
+      watching = false;
+      await watcher?.catch(() => {});
+      for (const p of processes) await p.stop();
+      await t.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const chainsFile = join(dir, 'chains.json');
+    writeFileSync(
+      chainsFile,
+      JSON.stringify({
+        chains: [
+          {
+            chain_id: 31337,
+            name: 'devnet',
+            rpc_url: proxy.url,
+            mode: 'wallets',
+            start_block: 0,
+            finality_depth: 5,
+            stablecoins: [w.erc20[1]],
+            wrapped_native: w.weth,
+            multicall3: w.multicall3,
+          },
+        ],
+      }),
+    );
+    const key = 'wallets-kill-test-key-0123456789';
+    const env = {
+      DATABASE_URL: t.url as string,
+      CHAINS_FILE: chainsFile,
+      API_KEYS: key,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      CURSOR_SECRET: 'test-cursor-secret-0123456789abcdef',
+      WALLET_BACKFILL_WAIT_MS: '0',
+      RATE_LIMIT_MAX: '1000000',
+      KEY_CACHE_TTL_MS: '0',
+    };
+    // One statement, one snapshot: the status and the wallet's rows as any reader sees them.
+    const seen = async () => {
+      const { rows } = await t.db.query<{ status: string | null; rows: string }>(
+        `select (select status from tracked_wallets where wallet = $1) as status,
+                (select count(*) from activity where wallet = $1)::text as rows`,
+        [wallet],
+      );
+      return { status: rows[0]?.status ?? null, rows: Number(rows[0]?.rows) };
+    };
+    const halfWritten: string[] = [];
+    watcher = (async () => {
+      while (watching) {
+        const now = await seen();
+        if (now.status !== 'ready' && now.rows > 0) halfWritten.push(JSON.stringify(now));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+
+    const first = await startCli(['serve'], env, 90_000);
+    processes.push(first);
+    const api = { url: first.url, key };
+    const partial = await get(api, `/v1/evm/activity/${wallet}?chain_ids=31337&limit=7`);
+    expect((partial.body.warnings as { code: string }[])[0]?.code).toBe(
+      'WALLET_BACKFILL_IN_PROGRESS',
+    );
+    await waitFor(() => tracing, 90_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise((r) => first.child.once('exit', r));
+    first.child.kill('SIGKILL');
+    await exited;
+    expect(first.child.signalCode).toBe('SIGKILL');
+    expect(await seen()).toEqual({ status: 'backfilling', rows: 0 });
+
+    proxy.setPolicy(() => 'pass');
+    const second = await startCli(['serve'], env, 90_000);
+    processes.push(second);
+    await waitFor(async () => (await seen()).status === 'ready', 120_000);
+    watching = false;
+    await watcher;
+    expect(halfWritten).toEqual([]);
+    expect(await walletAnswers({ url: second.url, key }, wallet)).toEqual(reference.get(wallet));
+  }, 300_000);
 
   it('a reorg below the handover during the backfill: the wallet is backfilled again on the new branch', async () => {
     const wallet = w.wallets[9] as `0x${string}`;
