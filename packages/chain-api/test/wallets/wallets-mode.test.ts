@@ -96,6 +96,7 @@ beforeAll(async () => {
   await mineEmpty(EMPTY_BLOCKS);
   await rpcCall(anvil.rpcUrl, 'evm_setAutomine', [true]);
   lap('activity', t0);
+  timings.head = Number(BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber')));
   // Full mode over the same history: the reference answers.
   t0 = performance.now();
   const chain = workloadChain(anvil.rpcUrl, w);
@@ -108,7 +109,8 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  if (process.env.WALLETS_TEST_TIMINGS) console.log('wallets-mode timings (s)', timings);
+  if (process.env.WALLETS_TEST_TIMINGS)
+    console.log('wallets-mode timings (s) and head block', timings);
   for (const c of cleanups.reverse()) await c().catch(() => {});
   await full?.app.close();
   await full?.t.drop();
