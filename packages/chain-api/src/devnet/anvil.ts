@@ -68,6 +68,11 @@ export interface StartAnvilOptions {
   verbose?: boolean;
   /** How long to wait for JSON-RPC to answer; default 30 s. */
   timeoutMs?: number;
+  /**
+   * How long `stop()` lets anvil exit on its own before SIGKILL; default 3 s. Raise it with
+   * `--dump-state`, which anvil writes on exit.
+   */
+  stopGraceMs?: number;
 }
 
 export interface AnvilInstance {
@@ -204,7 +209,7 @@ async function launch(
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       child.stdin?.end();
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3000);
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), opts.stopGraceMs ?? 3000);
       await exited;
       clearTimeout(timer);
       // The watchdog's reader may linger a moment; make sure the whole group is gone.

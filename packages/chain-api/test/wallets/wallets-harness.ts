@@ -68,7 +68,10 @@ export interface Page {
   body: Record<string, unknown>;
 }
 
-export async function get(s: Served, path: string): Promise<Page & { cache: string | null }> {
+/** Where to ask: an in-process store's API or a `sluice-chain` process (its URL and API key). */
+export type ApiAt = Pick<Served, 'url' | 'key'>;
+
+export async function get(s: ApiAt, path: string): Promise<Page & { cache: string | null }> {
   const res = await fetch(`${s.url}${path}`, { headers: { 'x-sim-api-key': s.key } });
   const text = await res.text();
   let body: Record<string, unknown>;
@@ -88,7 +91,7 @@ export async function get(s: Served, path: string): Promise<Page & { cache: stri
 }
 
 /** The four wallet endpoints, every page (small pages, so cursors are compared too). */
-export async function walletAnswers(s: Served, wallet: string): Promise<Record<string, unknown[]>> {
+export async function walletAnswers(s: ApiAt, wallet: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   const paths: Record<string, string> = {
     activity: `/v1/evm/activity/${wallet}?chain_ids=31337&limit=7`,

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/chains/index.js';
-import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
+import type { AnvilInstance } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
 import { createRpcClient } from '../../src/rpc/index.js';
@@ -14,6 +18,8 @@ import {
   type Workload,
 } from '../indexer/random-workload.js';
 import { workloadChain } from '../indexer/workload-chain.js';
+import { type CliProcess, startCli } from '../support/cli-process.js';
+import { startAnvilWithEmptyHistory } from '../support/long-history.js';
 import {
   alwaysReady,
   get,
@@ -25,6 +31,9 @@ import {
 } from './wallets-harness.js';
 
 const WALLETS = Number(process.env.WALLETS_TEST_WALLETS ?? 60);
+/** Empty blocks before the activity (built fast, see long-history.ts). */
+const HISTORY = Number(process.env.WALLETS_TEST_HISTORY ?? 200_000);
+/** Empty blocks after each half of the activity (all of it stays within anvil's traceable range). */
 const EMPTY_BLOCKS = Number(process.env.WALLETS_TEST_EMPTY_BLOCKS ?? 1_000);
 
 let anvil: AnvilInstance;
@@ -49,7 +58,7 @@ async function mineEmpty(n: number): Promise<void> {
 async function walletsMode(
   rpcUrl: string,
   waitMs = 30_000,
-  wallets: { maxWallets?: number } = {},
+  wallets: { maxWallets?: number; rpcPerSecond?: number } = {},
   responseCache?: { maxBytes: number; maxAgeMs: number },
 ) {
   const chain: ChainConfig = { ...workloadChain(rpcUrl, w), mode: 'wallets' };
@@ -73,22 +82,42 @@ async function walletsMode(
   return { s, indexers, chain };
 }
 
+/** The registry's logo of ETH as a native asset (src/chains/known-chains.ts). */
+const NATIVE_ETH_LOGO =
+  'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/ethereum/info/logo.png';
+
+const timings: Record<string, number> = {};
+const lap = (name: string, t0: number) => {
+  timings[name] = Math.round(performance.now() - t0) / 1000;
+};
+
 beforeAll(async () => {
-  anvil = await startAnvil();
+  let t0 = performance.now();
+  anvil = await startAnvilWithEmptyHistory(HISTORY);
+  lap('history', t0);
+  t0 = performance.now();
   w = await deployWorkload(anvil.rpcUrl, WALLETS, 7);
   await playRandomOps(anvil.rpcUrl, w, { seed: 11, ops: WALLETS * 6, perBlock: 8 });
   await mineEmpty(EMPTY_BLOCKS);
   await playRandomOps(anvil.rpcUrl, w, { seed: 12, ops: WALLETS * 4, perBlock: 8 });
   await mineEmpty(EMPTY_BLOCKS);
   await rpcCall(anvil.rpcUrl, 'evm_setAutomine', [true]);
+  lap('activity', t0);
+  timings.head = Number(BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber')));
   // Full mode over the same history: the reference answers.
+  t0 = performance.now();
   const chain = workloadChain(anvil.rpcUrl, w);
   full = await serveStore(chain, alwaysReady(31337));
   await indexOnce({ db: full.db, chains: [chain], log, maxBatchSize: 2_000 });
+  lap('full indexing', t0);
+  t0 = performance.now();
   for (const wallet of w.wallets) reference.set(wallet, await walletAnswers(full, wallet));
-}, 600_000);
+  lap('reference answers', t0);
+}, 900_000);
 
 afterAll(async () => {
+  if (process.env.WALLETS_TEST_TIMINGS)
+    console.log('wallets-mode timings (s) and head block', timings);
   for (const c of cleanups.reverse()) await c().catch(() => {});
   await full?.app.close();
   await full?.t.drop();
@@ -165,8 +194,10 @@ describe('discovery methods disabled (the node answers -32601)', () => {
 
   it('without ots_*: trace_filter finds the same history', async () => {
     proxy.setPolicy((_, body) => (body.includes('"ots_') ? 'methodNotFound' : 'pass'));
-    const { s, indexers } = await walletsMode(proxy.url);
-    for (const wallet of w.wallets.slice(0, 12)) {
+    // anvil caps trace_filter at 300 blocks: a 200k-block history takes thousands of calls per
+    // wallet, more than the default rate limit (500/s) lets through quickly; anvil is local.
+    const { s, indexers } = await walletsMode(proxy.url, 30_000, { rpcPerSecond: 20_000 });
+    for (const wallet of w.wallets.slice(0, 8)) {
       expect(await walletAnswers(s, wallet)).toEqual(reference.get(wallet));
     }
     expect(indexers.status()[0]?.wallets?.discovery).toBe('trace');
@@ -400,6 +431,119 @@ describe('crash and reorg safety', () => {
     await waitFor(async () => (await trackedRow(s, wallet))?.status === 'ready');
     expect(await walletAnswers(s, wallet)).toEqual(reference.get(wallet));
   }, 180_000);
+
+  it('kill -9 of a sluice-chain process in the fetch phase: nothing half-written, a new process finishes the wallet', async () => {
+    const wallet = w.wallets[17] as string;
+    // Traces of the wallet's transactions hang: the first process is killed in the fetch phase.
+    let tracing = false;
+    proxy.setPolicy((_, body) => {
+      if (!body.includes('debug_traceTransaction')) return 'pass';
+      tracing = true;
+      return 'timeout';
+    });
+    const t = await createTestDatabase('postgres');
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-wallets-kill-'));
+    const processes: CliProcess[] = [];
+    let watching = true;
+    let watcher: Promise<void> | undefined;
+    cleanups.push(async () => {
+      watching = false;
+      await watcher?.catch(() => {});
+      for (const p of processes) await p.stop();
+      await t.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const chainsFile = join(dir, 'chains.json');
+    writeFileSync(
+      chainsFile,
+      JSON.stringify({
+        chains: [
+          {
+            chain_id: 31337,
+            name: 'devnet',
+            rpc_url: proxy.url,
+            mode: 'wallets',
+            start_block: 0,
+            finality_depth: 5,
+            stablecoins: [w.erc20[1]],
+            wrapped_native: w.weth,
+            multicall3: w.multicall3,
+          },
+        ],
+      }),
+    );
+    const key = 'wallets-kill-test-key-0123456789';
+    const env = {
+      DATABASE_URL: t.url as string,
+      CHAINS_FILE: chainsFile,
+      API_KEYS: key,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      CURSOR_SECRET: 'test-cursor-secret-0123456789abcdef',
+      WALLET_BACKFILL_WAIT_MS: '0',
+      RATE_LIMIT_MAX: '1000000',
+      KEY_CACHE_TTL_MS: '0',
+    };
+    // One statement, one snapshot: the status and the wallet's rows as any reader sees them.
+    const seen = async () => {
+      const { rows } = await t.db.query<{ status: string | null; rows: string }>(
+        `select (select status from tracked_wallets where wallet = $1) as status,
+                (select count(*) from activity where wallet = $1)::text as rows`,
+        [wallet],
+      );
+      return { status: rows[0]?.status ?? null, rows: Number(rows[0]?.rows) };
+    };
+    const ready = async (url: string) => {
+      const res = await fetch(`${url}/health`).catch(() => undefined);
+      const body = (await res?.json().catch(() => undefined)) as
+        | { chains?: { ready?: boolean }[] }
+        | undefined;
+      return body?.chains?.[0]?.ready === true;
+    };
+    const first = await startCli(['serve'], env, 90_000);
+    processes.push(first);
+    await waitFor(() => ready(first.url), 90_000);
+    const halfWritten: string[] = [];
+    const statuses = new Set<string | null>();
+    watcher = (async () => {
+      while (watching) {
+        const now = await seen();
+        statuses.add(now.status);
+        if (now.status !== 'ready' && now.rows > 0) halfWritten.push(JSON.stringify(now));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+
+    const api = { url: first.url, key };
+    const partial = await get(api, `/v1/evm/activity/${wallet}?chain_ids=31337&limit=7`);
+    expect((partial.body.warnings as { code: string }[])[0]?.code).toBe(
+      'WALLET_BACKFILL_IN_PROGRESS',
+    );
+    await waitFor(() => tracing, 90_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise((r) => first.child.once('exit', r));
+    first.child.kill('SIGKILL');
+    await exited;
+    expect(first.child.signalCode).toBe('SIGKILL');
+    expect(await seen()).toEqual({ status: 'backfilling', rows: 0 });
+
+    proxy.setPolicy(() => 'pass');
+    const second = await startCli(['serve'], env, 90_000);
+    processes.push(second);
+    await waitFor(() => ready(second.url), 90_000);
+    await waitFor(async () => (await seen()).status === 'ready', 120_000);
+    watching = false;
+    await watcher;
+    expect(halfWritten).toEqual([]);
+    expect(statuses.has('backfilling')).toBe(true); // the watcher saw the window it guards
+    // The CLI's chain comes from the registry, which gives ETH a logo the in-process reference
+    // config (workloadChain) does not have; everything else must match.
+    const got = JSON.parse(
+      JSON.stringify(await walletAnswers({ url: second.url, key }, wallet)),
+      (k, v) => (k === 'logo' && v === NATIVE_ETH_LOGO ? undefined : v),
+    );
+    expect(got).toEqual(reference.get(wallet));
+  }, 300_000);
 
   it('a reorg below the handover during the backfill: the wallet is backfilled again on the new branch', async () => {
     const wallet = w.wallets[9] as `0x${string}`;
