@@ -23,6 +23,11 @@ export async function splitRanges<T>(
 ): Promise<T[]> {
   const out: T[] = [];
   let size = initial > 0n ? initial : 1n;
+  // The smallest span refused: not asked for again until RETRY_REFUSED_AFTER successes in a row
+  // (a node's fixed range limit would otherwise cost a refusal every other call; a limit on
+  // results depends on how busy the blocks are, so the span is tried again now and then).
+  let refused: bigint | undefined;
+  let streak = 0;
   let at = from;
   while (at <= to) {
     signal?.throwIfAborted();
@@ -30,14 +35,24 @@ export async function splitRanges<T>(
     try {
       out.push(...(await query(at, end)));
       at = end + 1n;
-      if (size < initial) size *= 2n;
+      streak++;
+      const grown = size * 2n;
+      if (size < initial && (refused === undefined || grown < refused)) size = grown;
+      else if (size < initial && streak >= RETRY_REFUSED_AFTER) {
+        size = grown;
+        refused = undefined;
+      }
     } catch (error) {
       if (!isTooLarge(error) || end === at) throw error;
-      size = (end - at + 1n) / 2n;
+      refused = end - at + 1n;
+      streak = 0;
+      size = refused / 2n;
     }
   }
   return out;
 }
+
+const RETRY_REFUSED_AFTER = 8;
 
 /** A range refusal: too many results, block range limits, or an oversized response. */
 function isTooLarge(error: unknown): boolean {
