@@ -4,6 +4,7 @@ import type { StoreChangeBuilder } from '../changes/store-change.js';
 import type { DerivedBatch, PoolChanges, TokenMetadata } from '../derive/index.js';
 import { batchChange } from './batch-change.js';
 import { type BulkColumn, bulkInsert } from './bulk-insert.js';
+import { writePoolRows, writePoolStateRows } from './pool-rows.js';
 import { snapshotForUndo } from './undo-log.js';
 
 /** Another writer moved the checkpoint (or it isn't where this batch starts). */
@@ -534,75 +535,6 @@ async function writeNftHoldings(
 }
 
 async function writePools(tx: Queryable, chain: number, pools: PoolChanges): Promise<void> {
-  const n = (v: bigint | null) => (v === null ? null : s(v));
-  await bulkInsert(
-    tx,
-    'pools',
-    [
-      ['chain_id', 'int4'],
-      ['address', 'text'],
-      ['dex', 'text'],
-      ['factory', 'text'],
-      ['token0', 'text'],
-      ['token1', 'text'],
-      ['fee', 'int4'],
-      ['tick_spacing', 'int4'],
-      ['created_block', 'int8'],
-      ['reserve0', 'numeric'],
-      ['reserve1', 'numeric'],
-      ['sqrt_price_x96', 'numeric'],
-      ['tick', 'int4'],
-      ['liquidity', 'numeric'],
-      ['updated_block', 'int8'],
-      ['updated_time', 'timestamptz'],
-    ],
-    pools.changed.map((p) => [
-      chain,
-      p.address,
-      p.dex,
-      p.factory,
-      p.token0,
-      p.token1,
-      p.fee,
-      p.tickSpacing,
-      s(p.createdBlock),
-      n(p.reserve0),
-      n(p.reserve1),
-      n(p.sqrtPriceX96),
-      p.tick,
-      n(p.liquidity),
-      p.updatedBlock === null ? null : s(p.updatedBlock),
-      p.updatedTime === null ? null : iso(p.updatedTime),
-    ]),
-    `on conflict (chain_id, address) do update set
-       reserve0 = excluded.reserve0, reserve1 = excluded.reserve1,
-       sqrt_price_x96 = excluded.sqrt_price_x96, tick = excluded.tick, liquidity = excluded.liquidity,
-       updated_block = excluded.updated_block, updated_time = excluded.updated_time`,
-  );
-  await bulkInsert(
-    tx,
-    'pool_states',
-    [
-      ['chain_id', 'int4'],
-      ['pool', 'text'],
-      ['block_number', 'int8'],
-      ['block_time', 'timestamptz'],
-      ['reserve0', 'numeric'],
-      ['reserve1', 'numeric'],
-      ['sqrt_price_x96', 'numeric'],
-      ['tick', 'int4'],
-      ['liquidity', 'numeric'],
-    ],
-    pools.states.map((p) => [
-      chain,
-      p.pool,
-      s(p.block),
-      iso(p.time),
-      n(p.reserve0),
-      n(p.reserve1),
-      n(p.sqrtPriceX96),
-      p.tick,
-      n(p.liquidity),
-    ]),
-  );
+  await writePoolRows(tx, chain, pools.changed, 'update');
+  await writePoolStateRows(tx, chain, pools.states);
 }

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import { bulkInsert } from '../db/index.js';
+import { bulkInsert, writePoolRows, writePoolStateRows } from '../db/index.js';
 import { fetchTokenMetadata, type PoolState, type TokenMetadata } from '../derive/index.js';
 import { rollbackPricing } from '../pricing/rollback-pricing.js';
 import { anchorsOf, isQuoteToken, type PricingAnchors } from '../pricing/route/anchors.js';
@@ -337,7 +337,6 @@ async function writeChunk(
   newTokens: readonly TokenMetadata[],
 ): Promise<void> {
   const s = (v: bigint) => v.toString();
-  const n = (v: bigint | null) => (v === null ? null : s(v));
   const at = s(block);
   const pools = reads.pools;
   if (pools.length > 0) {
@@ -359,73 +358,21 @@ async function writeChunk(
       [chainId, at, reads.held.map((h) => h.pool), reads.held.map((h) => h.token)],
     );
   }
-  await bulkInsert(
-    tx,
-    'pools',
-    [
-      ['chain_id', 'int4'],
-      ['address', 'text'],
-      ['dex', 'text'],
-      ['factory', 'text'],
-      ['token0', 'text'],
-      ['token1', 'text'],
-      ['fee', 'int4'],
-      ['tick_spacing', 'int4'],
-      ['created_block', 'int8'],
-      ['reserve0', 'numeric'],
-      ['reserve1', 'numeric'],
-      ['sqrt_price_x96', 'numeric'],
-      ['tick', 'int4'],
-      ['liquidity', 'numeric'],
-      ['updated_block', 'int8'],
-      ['updated_time', 'timestamptz'],
-    ],
-    pools.map((p) => [
-      chainId,
-      p.address,
-      p.dex,
-      p.factory,
-      p.token0,
-      p.token1,
-      p.fee,
-      p.tickSpacing,
-      s(p.createdBlock),
-      n(p.reserve0),
-      n(p.reserve1),
-      n(p.sqrtPriceX96),
-      p.tick,
-      n(p.liquidity),
-      n(p.updatedBlock),
-      p.updatedTime?.toISOString() ?? null,
-    ]),
-    'on conflict (chain_id, address) do nothing',
-  );
+  await writePoolRows(tx, chainId, pools, 'ignore');
   const withState = pools.filter((p) => p.updatedBlock !== null);
-  await bulkInsert(
+  await writePoolStateRows(
     tx,
-    'pool_states',
-    [
-      ['chain_id', 'int4'],
-      ['pool', 'text'],
-      ['block_number', 'int8'],
-      ['block_time', 'timestamptz'],
-      ['reserve0', 'numeric'],
-      ['reserve1', 'numeric'],
-      ['sqrt_price_x96', 'numeric'],
-      ['tick', 'int4'],
-      ['liquidity', 'numeric'],
-    ],
-    withState.map((p) => [
-      chainId,
-      p.address,
-      at,
-      (p.updatedTime as Date).toISOString(),
-      n(p.reserve0),
-      n(p.reserve1),
-      n(p.sqrtPriceX96),
-      p.tick,
-      n(p.liquidity),
-    ]),
+    chainId,
+    withState.map((p) => ({
+      pool: p.address,
+      block,
+      time: p.updatedTime as Date,
+      reserve0: p.reserve0,
+      reserve1: p.reserve1,
+      sqrtPriceX96: p.sqrtPriceX96,
+      tick: p.tick,
+      liquidity: p.liquidity,
+    })),
     'on conflict (chain_id, pool, block_number) do nothing',
   );
   await bulkInsert(
