@@ -1,7 +1,7 @@
 export { type BulkColumn, bulkInsert } from './bulk-insert.js';
 export { chainMigrations } from './migrations.js';
 export { type CopyQueryable, withCopyTransaction } from './pg-copy.js';
-export { writePoolRows, writePoolStateRows } from './pool-rows.js';
+export { writeNewTokens, writePoolRows, writePoolStateRows } from './pool-and-token-rows.js';
 export { rollbackTo, snapshotForUndo } from './undo-log.js';
 export {
   type BatchRowsInput,

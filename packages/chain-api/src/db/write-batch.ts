@@ -4,7 +4,7 @@ import type { StoreChangeBuilder } from '../changes/store-change.js';
 import type { DerivedBatch, PoolChanges, TokenMetadata } from '../derive/index.js';
 import { batchChange } from './batch-change.js';
 import { type BulkColumn, bulkInsert } from './bulk-insert.js';
-import { writePoolRows, writePoolStateRows } from './pool-rows.js';
+import { writeNewTokens, writePoolRows, writePoolStateRows } from './pool-and-token-rows.js';
 import { snapshotForUndo } from './undo-log.js';
 
 /** Another writer moved the checkpoint (or it isn't where this batch starts). */
@@ -323,32 +323,11 @@ export async function writeBatchRows(
     change?.wallet(chain, previousOwner);
   }
 
-  await bulkInsert(
+  await writeNewTokens(
     tx,
-    'tokens',
-    [
-      ['chain_id', 'int4'],
-      ['address', 'text'],
-      ['standard', 'text'],
-      ['name', 'text'],
-      ['symbol', 'text'],
-      ['decimals', 'int2'],
-      ['status', 'text'],
-      ['first_block', 'int8'],
-      ['fetched_at', 'timestamptz'],
-    ],
-    input.newTokens.map((t) => [
-      chain,
-      t.address,
-      t.standard,
-      t.name,
-      t.symbol,
-      t.decimals,
-      t.status,
-      s(batch.tokens.get(t.address)?.firstBlock ?? batch.fromBlock),
-      new Date().toISOString(),
-    ]),
-    'on conflict (chain_id, address) do nothing',
+    chain,
+    input.newTokens,
+    (t) => batch.tokens.get(t.address)?.firstBlock ?? batch.fromBlock,
   );
 
   await writePools(tx, chain, input.pools);

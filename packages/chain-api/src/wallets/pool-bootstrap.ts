@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import { bulkInsert, writePoolRows, writePoolStateRows } from '../db/index.js';
+import { bulkInsert, writeNewTokens, writePoolRows, writePoolStateRows } from '../db/index.js';
 import { fetchTokenMetadata, type PoolState, type TokenMetadata } from '../derive/index.js';
 import { rollbackPricing } from '../pricing/rollback-pricing.js';
 import { anchorsOf, isQuoteToken, type PricingAnchors } from '../pricing/route/anchors.js';
@@ -389,33 +389,7 @@ async function writeChunk(
     `on conflict (wallet, chain_id, token) do update set amount = excluded.amount,
        updated_block = excluded.updated_block`,
   );
-  await bulkInsert(
-    tx,
-    'tokens',
-    [
-      ['chain_id', 'int4'],
-      ['address', 'text'],
-      ['standard', 'text'],
-      ['name', 'text'],
-      ['symbol', 'text'],
-      ['decimals', 'int2'],
-      ['status', 'text'],
-      ['first_block', 'int8'],
-      ['fetched_at', 'timestamptz'],
-    ],
-    newTokens.map((t) => [
-      chainId,
-      t.address,
-      t.standard,
-      t.name,
-      t.symbol,
-      t.decimals,
-      t.status,
-      at,
-      new Date().toISOString(),
-    ]),
-    'on conflict (chain_id, address) do nothing',
-  );
+  await writeNewTokens(tx, chainId, newTokens, () => block);
   // The pricing worker may be past `block`: it prices this chunk's states from block on.
   if (withState.length > 0) await rollbackPricing(tx, chainId, block - 1n);
 }

@@ -7,6 +7,7 @@ import { createApiServer } from '../../src/api/server.js';
 import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { knownChains } from '../../src/chains/index.js';
+import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 
 export const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
@@ -26,6 +27,7 @@ export async function serveStore(
   statusSource: StatusSource,
   walletWaitMs = 30_000,
   responseCache?: { maxBytes: number; maxAgeMs: number },
+  opts: { pricing?: boolean } = {},
 ): Promise<Served> {
   const t = await createTestDatabase('postgres');
   await migrate(t.db, storeMigrations);
@@ -39,6 +41,8 @@ export async function serveStore(
     rateLimit: { max: 1_000_000, windowMs: 60_000 },
     walletWaitMs,
     responseCache,
+    // The API's price lookups (prices at block times), as `sluice-chain serve` has them.
+    ...(opts.pricing ? { pricing: pricingLookups(t.db, [chain]) } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

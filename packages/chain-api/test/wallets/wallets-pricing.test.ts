@@ -1,5 +1,3 @@
-import { migrate } from '@sluice/db';
-import { createTestDatabase } from '@sluice/db/testing';
 import {
   type Address,
   createPublicClient,
@@ -11,18 +9,20 @@ import {
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusSource } from '../../src/api/readiness.js';
-import { createApiServer } from '../../src/api/server.js';
-import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/index.js';
-import { knownChains } from '../../src/chains/index.js';
-import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
-import { createKeyStore } from '../../src/keys/key-store.js';
 import { type PricingWorker, startPricing } from '../../src/pricing/start-pricing.js';
 import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
 import type { PoolBootstrapStatus } from '../../src/wallets/pool-bootstrap.js';
-import { alwaysReady, get, log, type Served, waitFor } from './wallets-harness.js';
+import {
+  alwaysReady,
+  get,
+  log,
+  type Served,
+  serveStore as serveHarnessStore,
+  waitFor,
+} from './wallets-harness.js';
 
 /**
  * USD prices in wallets mode: the devnet scenario creates its Uniswap v2/v3 pools and trades
@@ -38,26 +38,9 @@ const routerAbi = parseAbi([
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[])',
 ]);
 
-/** Like the harness's `serveStore`, with the API's pricing lookups (prices at block times). */
-async function serveStore(chain: ChainConfig, statusSource: StatusSource, walletWaitMs = 30_000) {
-  const t = await createTestDatabase('postgres');
-  await migrate(t.db, storeMigrations);
-  const { key } = await createKeyStore(t.db).create({ name: 'test' });
-  const app = await createApiServer({
-    db: t.db,
-    chains: [chain],
-    wellKnownChains: knownChains,
-    statusSource,
-    cursorSecret: 'test-cursor-secret-0123456789abcdef',
-    rateLimit: { max: 1_000_000, windowMs: 60_000 },
-    walletWaitMs,
-    pricing: pricingLookups(t.db, [chain]),
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { t, db: t.db, app, url: `http://127.0.0.1:${port}`, key } satisfies Served;
-}
+/** The harness's store and API, with the API's pricing lookups. */
+const serveStore = (chain: ChainConfig, statusSource: StatusSource, walletWaitMs = 30_000) =>
+  serveHarnessStore(chain, statusSource, walletWaitMs, undefined, { pricing: true });
 
 let devnet: Devnet;
 let pub: PublicClient;

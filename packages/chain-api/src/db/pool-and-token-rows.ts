@@ -1,5 +1,5 @@
 import type { Queryable } from '@sluice/db';
-import type { PoolState, PoolStateRow } from '../derive/index.js';
+import type { PoolState, PoolStateRow, TokenMetadata } from '../derive/index.js';
 import { bulkInsert } from './bulk-insert.js';
 
 const s = (v: bigint | number) => v.toString();
@@ -106,5 +106,48 @@ export async function writePoolStateRows(
       n(p.liquidity),
     ]),
     onConflict,
+  );
+}
+
+/**
+ * Inserts `tokens` rows for newly seen tokens (metadata as fetched, `first_block` per token);
+ * rows already there are kept.
+ *
+ * @example
+ * await writeNewTokens(tx, 1, tokens, (t) => firstSeen.get(t.address) ?? fromBlock);
+ */
+export async function writeNewTokens(
+  tx: Queryable,
+  chainId: number,
+  tokens: readonly TokenMetadata[],
+  firstBlock: (token: TokenMetadata) => bigint,
+): Promise<void> {
+  const fetchedAt = new Date().toISOString();
+  await bulkInsert(
+    tx,
+    'tokens',
+    [
+      ['chain_id', 'int4'],
+      ['address', 'text'],
+      ['standard', 'text'],
+      ['name', 'text'],
+      ['symbol', 'text'],
+      ['decimals', 'int2'],
+      ['status', 'text'],
+      ['first_block', 'int8'],
+      ['fetched_at', 'timestamptz'],
+    ],
+    tokens.map((t) => [
+      chainId,
+      t.address,
+      t.standard,
+      t.name,
+      t.symbol,
+      t.decimals,
+      t.status,
+      s(firstBlock(t)),
+      fetchedAt,
+    ]),
+    'on conflict (chain_id, address) do nothing',
   );
 }
