@@ -12,13 +12,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import type { ChainConfig } from '../src/chains/index.js';
-import { startAnvil } from '../src/devnet/index.js';
 import { startIndexers } from '../src/ingest/index.js';
-import { deployWorkload, playRandomOps, rpcCall, send } from '../test/indexer/random-workload.js';
 import { workloadChain } from '../test/indexer/workload-chain.js';
 import { get, serveStore, waitFor } from '../test/wallets/wallets-harness.js';
+import { buildWalletHistory } from './wallet-history.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,7 +28,6 @@ const emptyBlocks = arg('empty-blocks', 2_000);
 const repeat = arg('repeat', 2);
 const concurrency = arg('concurrency', 8);
 const rpcPerSecond = arg('rpc-per-second', 100_000);
-const erc20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)']);
 const seconds = (t0: number) => Math.round((performance.now() - t0) / 10) / 100;
 
 interface MethodStats {
@@ -134,40 +131,15 @@ function printPhases(lines: Backfilled[]): void {
   );
 }
 
-const anvil = await startAnvil();
+const { anvil, w, hot, head, buildSeconds } = await buildWalletHistory({
+  emptyBlocks,
+  transfers,
+  cold,
+});
 const proxy = await countingProxy(anvil.rpcUrl);
 try {
-  const t0 = performance.now();
-  const w = await deployWorkload(anvil.rpcUrl, cold + 1, 21);
-  const hot = w.wallets[0] as Hex;
-  const token = w.erc20[0] as Hex;
-  const mine = async (n: number) => {
-    for (let left = n; left > 0; left -= 1_000) {
-      await rpcCall(anvil.rpcUrl, 'anvil_mine', [`0x${Math.min(1_000, left).toString(16)}`]);
-    }
-  };
-  await playRandomOps(anvil.rpcUrl, w, { seed: 22, ops: cold * 5, perBlock: 20 });
-  await mine(Math.floor(emptyBlocks / 2));
-  await rpcCall(anvil.rpcUrl, 'evm_setAutomine', [false]);
-  for (let i = 0; i < transfers; i++) {
-    const peer = w.wallets[1 + (i % cold)] as Hex;
-    const [from, to] = i % 2 === 0 ? [hot, peer] : [peer, hot];
-    await send(
-      anvil.rpcUrl,
-      from,
-      token,
-      encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [to, 1_000n + BigInt(i)] }),
-      0n,
-      100_000n,
-    );
-    if (i % 200 === 199) await rpcCall(anvil.rpcUrl, 'evm_mine');
-  }
-  await rpcCall(anvil.rpcUrl, 'evm_mine');
-  await mine(emptyBlocks - Math.floor(emptyBlocks / 2));
-  await rpcCall(anvil.rpcUrl, 'evm_setAutomine', [true]);
-  const head = Number(BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber')));
   console.log(
-    `history: ${head} blocks, hot wallet ${transfers} transfers, built in ${seconds(t0)} s`,
+    `history: ${head} blocks, hot wallet ${transfers} transfers, built in ${buildSeconds} s`,
   );
 
   for (let round = 1; round <= repeat; round++) {
