@@ -1,16 +1,10 @@
 import { type Database, migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import pino from 'pino';
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  http,
-  type PublicClient,
-  parseAbi,
-} from 'viem';
+import { type Address, createPublicClient, http, type PublicClient, parseAbi } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routerSwap as routerSwapAs } from '../../test/support/devnet-swap.js';
 import { chainMigrations } from '../db/index.js';
 import { type Devnet, startDevnet } from '../devnet/index.js';
 import { indexOnce } from '../ingest/index.js';
@@ -34,9 +28,6 @@ const v3Abi = parseAbi([
 const erc20Abi = parseAbi([
   'function balanceOf(address) view returns (uint256)',
   'function approve(address, uint256) returns (bool)',
-]);
-const routerAbi = parseAbi([
-  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[])',
 ]);
 
 let devnet: Devnet;
@@ -122,34 +113,8 @@ async function slcUsd(blockNumber?: bigint) {
   };
 }
 
-/** Swaps `amountIn` of `from` for `to` through the v2 router as the whale; returns the receipt. */
-async function routerSwap(from: Address, to: Address, amountIn: bigint) {
-  const whale = devnet.manifest.wallets.whale;
-  await pub.request({ method: 'anvil_impersonateAccount' as never, params: [whale] as never });
-  const wallet = createWalletClient({ chain: foundry, transport: http(devnet.rpcUrl) });
-  const router = devnet.manifest.contracts.uniswapV2Router;
-  const approve = await wallet.writeContract({
-    account: whale,
-    address: from,
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [router, amountIn],
-  });
-  await pub.waitForTransactionReceipt({ hash: approve });
-  const swap = await wallet.writeContract({
-    account: whale,
-    address: router,
-    abi: routerAbi,
-    functionName: 'swapExactTokensForTokens',
-    args: [amountIn, 0n, [from, to], whale, 2n ** 64n],
-    // Not the node's estimate: a pair spends more gas when the block's timestamp differs from
-    // its last update, so an estimate taken at another timestamp can run out of gas.
-    gas: 1_000_000n,
-  });
-  const receipt = await pub.waitForTransactionReceipt({ hash: swap });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
+const routerSwap = (from: Address, to: Address, amountIn: bigint) =>
+  routerSwapAs(devnet, pub, from, to, amountIn);
 
 /** Last block whose timestamp is at or before `time` (unix seconds). */
 async function blockAt(time: number): Promise<bigint> {

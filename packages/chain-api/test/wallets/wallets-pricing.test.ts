@@ -15,6 +15,7 @@ import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { type PricingWorker, startPricing } from '../../src/pricing/start-pricing.js';
 import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
 import type { PoolBootstrapStatus } from '../../src/wallets/pool-bootstrap.js';
+import { routerSwap as routerSwapAs } from '../support/devnet-swap.js';
 import {
   alwaysReady,
   get,
@@ -30,12 +31,9 @@ import {
  * must give the tracked wallets' balances the same price_usd / value_usd / pool_size /
  * low_liquidity as full mode over the same chain at the same block.
  */
-const erc20Abi = parseAbi(['function approve(address, uint256) returns (bool)']);
+const _erc20Abi = parseAbi(['function approve(address, uint256) returns (bool)']);
 const helperAbi = parseAbi([
   'function swapExactIn(address pool, bool zeroForOne, uint256 amountIn, address recipient) returns (int256, int256)',
-]);
-const routerAbi = parseAbi([
-  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[])',
 ]);
 
 /** The harness's store and API, with the API's pricing lookups. */
@@ -49,30 +47,8 @@ let fullPricing: PricingWorker;
 let proxy: FaultProxy;
 const cleanups: (() => Promise<void>)[] = [];
 
-async function routerSwap(from: Address, to: Address, amountIn: bigint): Promise<void> {
-  const whale = devnet.manifest.wallets.whale;
-  await pub.request({ method: 'anvil_impersonateAccount' as never, params: [whale] as never });
-  const wallet = createWalletClient({ chain: foundry, transport: http(devnet.rpcUrl) });
-  const router = devnet.manifest.contracts.uniswapV2Router;
-  const approve = await wallet.writeContract({
-    account: whale,
-    address: from,
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [router, amountIn],
-  });
-  await pub.waitForTransactionReceipt({ hash: approve });
-  const swap = await wallet.writeContract({
-    account: whale,
-    address: router,
-    abi: routerAbi,
-    functionName: 'swapExactTokensForTokens',
-    args: [amountIn, 0n, [from, to], whale, 2n ** 64n],
-    gas: 1_000_000n,
-  });
-  const receipt = await pub.waitForTransactionReceipt({ hash: swap });
-  expect(receipt.status).toBe('success');
-}
+const routerSwap = (from: Address, to: Address, amountIn: bigint) =>
+  routerSwapAs(devnet, pub, from, to, amountIn);
 
 /** Buys WBTC with 1 WETH on the v3 pool (the scenario approved the helper for the whale). */
 async function v3Swap(): Promise<void> {
