@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
+import { rpcCall as rpc } from '../indexer/random-workload.js';
 
 /** Blocks per `anvil_mine` call: the call is cheap once pruned, fewer round trips. */
 const MINE_CHUNK = 10_000;
@@ -57,15 +58,4 @@ export async function startAnvilWithEmptyHistory(emptyBlocks: number): Promise<A
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }
