@@ -29,6 +29,7 @@ import { PoolBootstrap, v3PoolHolders } from '../wallets/pool-bootstrap.js';
 import { WalletsMode } from '../wallets/wallets-mode.js';
 import { defaultWalletsOptions } from '../wallets/wallets-options.js';
 import { indexedWithoutTraces, markHalted } from './chain-halt.js';
+import { chainStatus } from './chain-status.js';
 import { loadCheckpoint, readStandbyStatus, type StandbyStatus } from './checkpoint-store.js';
 import { ContractProbes } from './contract-probes.js';
 import { fetchRange, InconsistentRangeError } from './fetch-range.js';
@@ -197,61 +198,36 @@ export class ChainIndexer {
 
   /** Current status for /health. */
   status(): ChainStatus {
-    const base = {
-      chain_id: this.chain.chainId,
-      name: this.chain.name,
-      traces: this.caps ? (this.caps.traces ? 'supported' : 'unsupported') : 'unknown',
-    } as const;
-    const halted = this.halted ?? this.standbyStatus?.error;
-    if (halted) {
-      return {
-        ...base,
-        head_block: null,
-        indexed_block: null,
-        lag_seconds: null,
-        ready: false,
-        error: halted,
-      };
-    }
-    if (!this.lock.held()) {
-      const s = this.standbyStatus;
-      return {
-        ...base,
-        head_block: s?.head === null || s?.head === undefined ? null : Number(s.head),
-        indexed_block: s?.indexed === null || s?.indexed === undefined ? null : Number(s.indexed),
-        lag_seconds: null,
-        ready: Boolean(s?.fresh),
-      };
-    }
-    const indexed = this.checkpoint?.block ?? null;
-    const head = this.head;
-    const behind = head !== null && indexed !== null ? head - indexed : null;
-    const lag =
-      behind === null || behind <= 0n || !this.checkpoint?.time
-        ? behind === null
-          ? null
-          : 0
-        : Math.max(0, Math.round((Date.now() - this.checkpoint.time.getTime()) / 1000));
-    return {
-      ...base,
-      head_block: head === null ? null : Number(head),
-      indexed_block: indexed === null ? null : Number(indexed),
-      lag_seconds: lag,
-      ready:
-        this.caughtUp &&
-        this.rpc.health().ok &&
-        behind !== null &&
-        behind <= BigInt(this.opts.readyLagBlocks),
-      reconcile: this.reconciler.status(),
-      ...(this.wallets
-        ? {
-            wallets: {
-              ...this.wallets.status(),
-              ...(this.poolBootstrap ? { pool_bootstrap: this.poolBootstrap.status() } : {}),
-            },
-          }
-        : {}),
-    };
+    const leader = this.lock.held();
+    return chainStatus({
+      chain: this.chain,
+      caps: this.caps,
+      halted: this.halted,
+      leader,
+      standby: this.standbyStatus,
+      checkpoint: this.checkpoint,
+      head: this.head,
+      caughtUp: this.caughtUp,
+      rpcOk: this.rpc.health().ok,
+      readyLagBlocks: this.opts.readyLagBlocks,
+      extra:
+        leader && !this.halted
+          ? {
+              reconcile: this.reconciler.status(),
+              ...(this.wallets
+                ? {
+                    wallets: {
+                      ...this.wallets.status(),
+                      ...(this.poolBootstrap
+                        ? { pool_bootstrap: this.poolBootstrap.status() }
+                        : {}),
+                    },
+                  }
+                : {}),
+            }
+          : {},
+      now: Date.now(),
+    });
   }
 
   /**
