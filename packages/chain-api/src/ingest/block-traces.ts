@@ -28,10 +28,15 @@ export function traceFailure(entry: unknown): string | undefined {
   return typeof e.error === 'string' ? e.error.slice(0, 200) : 'no trace';
 }
 
-/** One entry of `debug_traceBlockByNumber` as a frame (see `traceFailure` for the shapes). */
-function frameOf(entry: unknown): CallFrame {
-  const e = entry as { result?: CallFrame };
-  return (typeof e === 'object' && e !== null && 'result' in e ? e.result : entry) as CallFrame;
+/**
+ * One entry of `debug_traceBlockByNumber` as a frame: geth answers `{txHash, result}`, some nodes
+ * the frame itself (check `traceFailure` first).
+ */
+export function unwrapTrace(entry: unknown): CallFrame {
+  if (typeof entry === 'object' && entry !== null && 'result' in entry) {
+    return (entry as { result: CallFrame }).result;
+  }
+  return entry as CallFrame;
 }
 
 /**
@@ -55,7 +60,7 @@ export async function repairBlockTraces(
         const why = traceFailure(entry);
         return why === undefined ? [] : [{ k, why }];
       });
-      const frames = list.map((entry) => frameOf(entry));
+      const frames = list.map((entry) => unwrapTrace(entry));
       if (failed.length === 0) return frames;
       const block = blocks[i];
       if (!block) throw new TraceUnavailableError(`no block for trace answer ${i}`);
@@ -100,7 +105,7 @@ async function traceOne(
       [hash, { tracer: 'callTracer', timeout: '60s' }],
       { validate: (r) => traceFailure(r) === undefined },
     );
-    return frameOf(frame);
+    return unwrapTrace(frame);
   } catch (error) {
     const detail = error instanceof Error ? error.message.slice(0, 200) : String(error);
     throw new TraceUnavailableError(

@@ -120,11 +120,3 @@ export async function fetchRange(
   });
   return out;
 }
-
-/** One entry of `debug_traceBlockByNumber`: geth answers `{txHash, result}`, some nodes the frame itself. */
-export function unwrapTrace(entry: unknown): CallFrame {
-  if (typeof entry === 'object' && entry !== null && 'result' in entry) {
-    return (entry as { result: CallFrame }).result;
-  }
-  return entry as CallFrame;
-}

@@ -1,4 +1,5 @@
-import { InconsistentRangeError, unwrapTrace } from '../ingest/fetch-range.js';
+import { traceFailure, unwrapTrace } from '../ingest/block-traces.js';
+import { InconsistentRangeError } from '../ingest/fetch-range.js';
 import { isMethodNotFound, type RpcClient } from '../rpc/index.js';
 import {
   MalformedTraceError,
@@ -346,12 +347,9 @@ async function traceBlocks(rpc: RpcClient, plans: readonly Plan[]): Promise<Fram
  * drop the transaction's internal transfers, so the backfill fails (and retries) instead.
  */
 function frameOf(p: Plan, k: number, entry: unknown): CallFrame {
-  const frame = unwrapTrace(entry);
-  if (typeof frame !== 'object' || frame === null || typeof frame.type !== 'string') {
-    const why = (entry as { error?: unknown } | null)?.error;
-    throw new Error(
-      `block ${p.n}: the node has no trace of transaction ${k}${typeof why === 'string' ? ` (${why})` : ''}`,
-    );
+  const why = traceFailure(entry);
+  if (why !== undefined) {
+    throw new Error(`block ${p.n}: the node has no trace of transaction ${k} (${why})`);
   }
-  return frame;
+  return unwrapTrace(entry);
 }

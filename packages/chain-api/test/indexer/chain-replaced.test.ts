@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { type Database, migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import pino from 'pino';
@@ -11,6 +10,7 @@ import { resetCommand } from '../../src/cli/reset-command.js';
 import { loadConfig } from '../../src/config.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
+import { captureLog } from '../support/capture-log.js';
 import { checkGroundTruth } from './ground-truth.js';
 import { rpcCall, send, waitReceipt } from './random-workload.js';
 
@@ -49,17 +49,6 @@ async function mine(url: string, n: number, seed: number): Promise<void> {
   if (last) await waitReceipt(url, last);
 }
 
-function capture() {
-  const lines: { level: number; msg: string; err?: string }[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      cb();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
-}
-
 async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
@@ -96,7 +85,7 @@ describe('a replaced chain', () => {
     const b = await startAnvil({ genesisTimestamp: 1_700_000_500 });
     anvils.push(b);
     await mine(b.rpcUrl, 20, 2);
-    const { log, lines } = capture();
+    const { log, lines } = captureLog();
     const indexers = await startIndexers({
       db,
       chains: [chain(b.rpcUrl)],
@@ -174,7 +163,7 @@ describe('a replaced chain', () => {
     await rpcCall(c.rpcUrl, 'evm_revert', [snap]);
     await mine(c.rpcUrl, 18, 5); // same genesis, different history from block 4 on
 
-    const { log } = capture();
+    const { log } = captureLog();
     const stopped = await startIndexers({ db, chains: [chain(c.rpcUrl)], log, pollIntervalMs: 20 });
     try {
       await waitFor(() => stopped.status()[0]?.error !== undefined);

@@ -1,13 +1,12 @@
-import { Writable } from 'node:stream';
 import { type Database, migrate, openDatabase } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
-import pino from 'pino';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { chainMigrations } from '../../src/db/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { ChainIndexer } from '../../src/ingest/index.js';
+import { captureLog } from '../support/capture-log.js';
 import { checkGroundTruth } from './ground-truth.js';
 import { rpcCall, send, waitReceipt } from './random-workload.js';
 
@@ -16,17 +15,6 @@ const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Hex;
 let anvil: AnvilInstance;
 let t: TestDatabase;
 let second: Database;
-
-function capture() {
-  const lines: { msg: string; level: number }[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      cb();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
-}
 
 async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const end = Date.now() + timeoutMs;
@@ -78,8 +66,8 @@ afterAll(async () => {
 
 describe('lost leadership', () => {
   it('pg_terminate_backend of the lock session: the old leader stops writing, the standby takes over', async () => {
-    const la = capture();
-    const lb = capture();
+    const la = captureLog();
+    const lb = captureLog();
     const opts = { pollIntervalMs: 10, standbyRetryMs: 100, batchSize: 1, maxBatchSize: 1 };
     const a = new ChainIndexer(t.db, chain(), { ...opts, log: la.log });
     const b = new ChainIndexer(second, chain(), { ...opts, log: lb.log });
