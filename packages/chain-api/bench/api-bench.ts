@@ -25,10 +25,10 @@ import {
   numberToHex,
   pad,
 } from 'viem';
-import { storeMigrations } from '../src/api/store-migrations.js';
 import { MULTICALL3_ADDRESS } from '../src/chains/index.js';
 import { compileContracts, startAnvil } from '../src/devnet/index.js';
 import { createKeyStore } from '../src/keys/key-store.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import { startCli } from '../test/support/cli-process.js';
 import { setCheckpoint } from '../test/support/seed-store.js';
 import { type BenchCase, seedSurfaceStore, surfaceCases } from './api-bench-surface.js';

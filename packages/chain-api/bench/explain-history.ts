@@ -8,7 +8,7 @@ import type { Queryable, QueryResult } from '@sluice/db';
 import { migrate } from '@sluice/db';
 import { createTestDatabase } from '@sluice/db/testing';
 import { selectHistoricalCandidates } from '../src/api/queries/historical-balances-query.js';
-import { storeMigrations } from '../src/api/store-migrations.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import { setCheckpoint } from '../test/support/seed-store.js';
 import { seedSurfaceStore } from './api-bench-surface.js';
 import { seedBenchStore } from './seed-bench-store.js';

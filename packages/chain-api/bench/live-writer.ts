@@ -6,8 +6,8 @@
 // wallets (the ones read). Prints "ready" once set up; on SIGTERM prints its stats as JSON.
 // Usage: DATABASE_URL=... tsx bench/live-writer.ts
 import { openDatabase } from '@sluice/db';
-import { CheckpointConflictError } from '../src/db/index.js';
 import { prng } from '../src/devnet/prng.js';
+import { CheckpointConflictError } from '../src/store/index.js';
 import { addr } from '../test/support/seed-store.js';
 import {
   commitPrices,

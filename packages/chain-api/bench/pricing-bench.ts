@@ -12,13 +12,13 @@ import { type Database, migrate } from '@sluice/db';
 import { createTestDatabase } from '@sluice/db/testing';
 import pino from 'pino';
 import type { ChainConfig } from '../src/chains/index.js';
-import { chainMigrations } from '../src/db/index.js';
 import {
   createHistoricalPriceCache,
   pricesAt,
   pricingMigrations,
   startPricing,
 } from '../src/pricing/index.js';
+import { chainMigrations } from '../src/store/index.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

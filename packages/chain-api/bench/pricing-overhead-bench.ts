@@ -16,10 +16,10 @@ import { createTestDatabase } from '@sluice/db/testing';
 import pino from 'pino';
 import { type Address, createWalletClient, encodeFunctionData, http, parseAbi } from 'viem';
 import { foundry } from 'viem/chains';
-import { chainMigrations } from '../src/db/index.js';
 import { type Devnet, startDevnet } from '../src/devnet/index.js';
 import { indexOnce } from '../src/ingest/index.js';
 import { pricingMigrations, startPricing } from '../src/pricing/index.js';
+import { chainMigrations } from '../src/store/index.js';
 import { buildDenseHistory } from './dense-history.js';
 
 function arg(name: string, fallback: number): number {

@@ -16,11 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { migrate, openDatabase } from '@sluice/db';
 import { startTcpProxy, startTestCluster } from '@sluice/db/testing';
 import pino from 'pino';
-import { storeMigrations } from '../src/api/store-migrations.js';
 import { loadChainConfigs } from '../src/chains/index.js';
 import { getFreePort, startDevnet, startTrickle } from '../src/devnet/index.js';
 import { indexOnce } from '../src/ingest/index.js';
 import { seededFaults, startFaultProxy } from '../src/rpc/fault-proxy.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import { checkGroundTruth, storeDigest } from '../test/indexer/ground-truth.js';
 
 const arg = (name: string, fallback: number) => {

@@ -28,15 +28,15 @@ export type {
   SubscribeStoreChanges,
 } from './api/response-cache/store-changes.js';
 export { type ApiServerOptions, createApiServer } from './api/server.js';
-export { storeMigrations } from './api/store-migrations.js';
 export type { ChainConfig } from './chains/index.js';
 export { knownChains, loadChainConfigs } from './chains/index.js';
+export { type AppConfig, ConfigError, loadConfig } from './config.js';
+export { generateApiKey, hashApiKey } from './keys/api-key-format.js';
+export { type ApiKeyRecord, createKeyStore, type KeyStore } from './keys/key-store.js';
 export {
   type ChainStoreChange,
   parseStoreChange,
   STORE_CHANGED_CHANNEL,
   type StoreChange,
-} from './changes/index.js';
-export { type AppConfig, ConfigError, loadConfig } from './config.js';
-export { generateApiKey, hashApiKey } from './keys/api-key-format.js';
-export { type ApiKeyRecord, createKeyStore, type KeyStore } from './keys/key-store.js';
+} from './store/changes/index.js';
+export { storeMigrations } from './store/migrations.js';

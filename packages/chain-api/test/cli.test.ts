@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeMigrations } from '../src/api/store-migrations.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import { type CliProcess, startCli } from './support/cli-process.js';
 import { addr } from './support/seed-store.js';
 

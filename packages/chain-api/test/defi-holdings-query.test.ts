@@ -2,7 +2,7 @@ import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectHeldContracts, selectTokenFacts } from '../src/api/queries/defi-holdings-query.js';
-import { storeMigrations } from '../src/api/store-migrations.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import {
   addr,
   insertErc20Balances,

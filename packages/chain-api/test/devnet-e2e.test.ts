@@ -5,7 +5,6 @@ import { pino } from 'pino';
 import { createPublicClient, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/api/server.js';
-import { storeMigrations } from '../src/api/store-migrations.js';
 import { knownChains } from '../src/chains/index.js';
 import { pricingLookups } from '../src/cli/pricing-lookups.js';
 import { type Devnet, startDevnet } from '../src/devnet/index.js';
@@ -13,6 +12,7 @@ import { type Indexers, startIndexers } from '../src/ingest/index.js';
 import { createKeyStore } from '../src/keys/key-store.js';
 import { type NftWorker, startNftWorker } from '../src/nft/index.js';
 import { type PricingWorker, startPricing } from '../src/pricing/index.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import { assertMatchesReference, referenceAvailable } from './support/reference-schemas.js';
 
 /**

@@ -2,8 +2,8 @@ import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeMigrations } from '../src/api/store-migrations.js';
 import { createKeyStore } from '../src/keys/key-store.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import { type CliProcess, startCli } from './support/cli-process.js';
 import { addr } from './support/seed-store.js';
 

@@ -15,8 +15,8 @@ import {
   type TestDatabase,
 } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { storeMigrations } from '../src/api/store-migrations.js';
 import { type AnvilInstance, startAnvil } from '../src/devnet/index.js';
+import { storeMigrations } from '../src/store/migrations.js';
 import { type CliProcess, startCli } from './support/cli-process.js';
 
 // `sluice-chain serve` under dependency faults: a PostgreSQL of this file's own restarted under

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreChangeHandlers } from '../src/api/response-cache/store-changes.js';
-import { changeKey } from '../src/changes/index.js';
+import { changeKey } from '../src/store/changes/index.js';
 import { startTestApi, type TestApi } from './support/api-harness.js';
 import { addr, insertNativeBalances, insertPrices } from './support/seed-store.js';
 import { commitSyntheticBlock, startSyntheticChain } from './support/synthetic-batch.js';

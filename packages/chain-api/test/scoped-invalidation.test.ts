@@ -1,10 +1,10 @@
 import type { Database } from '@sluice/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStoreChange, STORE_CHANGED_CHANNEL } from '../src/changes/index.js';
 import { pricingLookups } from '../src/cli/pricing-lookups.js';
-import { rollbackTo } from '../src/db/index.js';
 import { saveSuccess } from '../src/nft/metadata-store.js';
 import { insertPriceHistory } from '../src/pricing/store/price-writer.js';
+import { rollbackTo } from '../src/reorg/index.js';
+import { parseStoreChange, STORE_CHANGED_CHANNEL } from '../src/store/changes/index.js';
 import { startTestApi, type TestApi, testChains } from './support/api-harness.js';
 import {
   addr,

@@ -1,4 +1,4 @@
-import { STORE_CHANGED_CHANNEL } from '../changes/store-change.js';
+import { STORE_CHANGED_CHANNEL } from '../store/changes/store-change.js';
 
 export { STORE_CHANGED_CHANNEL };
 

@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, migrate, openDatabase } from '@sluice/db';
 import pg from 'pg';
-import { storeMigrations } from '../api/store-migrations.js';
 import type { AppConfig } from '../config.js';
+import { storeMigrations } from '../store/migrations.js';
 
 /** Schema (PostgreSQL) or folder under DATA_DIR (PGlite) holding the throwaway devnet store. */
 export const devnetStoreName = 'sluice_devnet';

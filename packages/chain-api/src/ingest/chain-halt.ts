@@ -1,5 +1,6 @@
 import type { Queryable } from '@sluice/db';
 import type { ChainCapabilities } from '../rpc/index.js';
+import { setCheckpointHalted } from '../store/checkpoints.js';
 
 /**
  * Records (or clears, with null) why indexing of a chain is stopped, in its checkpoint, so
@@ -13,10 +14,7 @@ export async function markHalted(
   chainId: number,
   message: string | null,
 ): Promise<void> {
-  await db.query(
-    'update checkpoints set halted = $2, updated_at = now() where chain_id = $1 and halted is distinct from $2',
-    [chainId, message],
-  );
+  await setCheckpointHalted(db, chainId, message);
 }
 
 /**

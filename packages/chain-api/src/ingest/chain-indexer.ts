@@ -1,7 +1,6 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import { CheckpointConflictError, withCopyTransaction, writeBatch } from '../db/index.js';
 import { standardRegistry } from '../decode/index.js';
 import {
   applyPoolEvents,
@@ -25,6 +24,8 @@ import {
   type RpcClient,
   sleep,
 } from '../rpc/index.js';
+import { touchCheckpointHead } from '../store/checkpoints.js';
+import { CheckpointConflictError, withCopyTransaction, writeBatch } from '../store/index.js';
 import { PoolBootstrap, v3PoolHolders } from '../wallets/pool-bootstrap.js';
 import { WalletsMode } from '../wallets/wallets-mode.js';
 import { defaultWalletsOptions } from '../wallets/wallets-options.js';
@@ -602,10 +603,7 @@ export class ChainIndexer {
     if (!force && Date.now() - this.lastHeadWrite < 2_000) return;
     if (!this.lock.held()) throw new LeadershipLostError('leader lock lost');
     this.lastHeadWrite = Date.now();
-    await this.db.query(
-      'update checkpoints set head_block = $2, backfill_done = true, updated_at = now() where chain_id = $1',
-      [this.chain.chainId, head.toString()],
-    );
+    await touchCheckpointHead(this.db, this.chain.chainId, head);
   }
 }
 

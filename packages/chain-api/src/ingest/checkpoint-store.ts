@@ -1,6 +1,8 @@
 import type { Queryable } from '@sluice/db';
 import type { ChainConfig } from '../chains/index.js';
 import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
+import { writeAnchorBlock } from '../store/chain-data.js';
+import { createCheckpoint, saveCapabilities } from '../store/checkpoints.js';
 import type { Checkpoint } from './indexer-types.js';
 
 /** What a standby replica reads of the leader's progress (for its /health). */
@@ -48,10 +50,7 @@ export async function loadCheckpoint(
   const chainId = chain.chainId;
   const existing = await readCheckpoint(db, chainId);
   if (existing) {
-    await db.query('update checkpoints set capabilities = $2 where chain_id = $1', [
-      chainId,
-      JSON.stringify(caps),
-    ]);
+    await saveCapabilities(db, chainId, caps);
     return existing;
   }
   const start = chain.startBlock;
@@ -67,29 +66,14 @@ export async function loadCheckpoint(
       hash: b.hash.toLowerCase(),
       time: new Date(Number(BigInt(b.timestamp)) * 1000),
     };
-    await db.query(
-      `insert into blocks (chain_id, number, hash, parent_hash, timestamp) values ($1, $2, $3, $4, $5)
-       on conflict do nothing`,
-      [
-        chainId,
-        anchor.block.toString(),
-        anchor.hash,
-        b.parentHash.toLowerCase(),
-        anchor.time?.toISOString(),
-      ],
-    );
+    await writeAnchorBlock(db, chainId, {
+      number: anchor.block,
+      hash: anchor.hash,
+      parentHash: b.parentHash.toLowerCase(),
+      time: anchor.time,
+    });
   }
-  await db.query(
-    `insert into checkpoints (chain_id, indexed_block, indexed_hash, indexed_time, capabilities)
-     values ($1, $2, $3, $4, $5) on conflict (chain_id) do nothing`,
-    [
-      chainId,
-      anchor.block.toString(),
-      anchor.hash,
-      anchor.time?.toISOString() ?? null,
-      JSON.stringify(caps),
-    ],
-  );
+  await createCheckpoint(db, chainId, anchor, caps);
   return (await readCheckpoint(db, chainId)) as Checkpoint;
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '@sluice/db';
 import { type RpcClient, RpcResponseError } from '../rpc/index.js';
+import { rememberGenesis } from '../store/checkpoints.js';
 
 /**
  * The node serves another chain than the one in the store under the same chain id (a new devnet,
@@ -48,12 +49,7 @@ export async function verifyGenesis(
 ): Promise<void> {
   const node = await nodeGenesisHash(rpc);
   if (node === null) return; // nothing to compare with; the parent-hash checks still apply
-  const { rows } = await db.query<{ genesis_hash: string | null }>(
-    `update checkpoints set genesis_hash = coalesce(genesis_hash, $2) where chain_id = $1
-     returning genesis_hash`,
-    [chain.chainId, node],
-  );
-  const stored = rows[0]?.genesis_hash;
+  const stored = await rememberGenesis(db, chain.chainId, node);
   if (stored && stored !== node) {
     throw new ChainReplacedError(
       chain.chainId,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { StoreLogs } from '../db/index.js';
 import type { ReconcileOptions, ReconcileStatus } from '../reconcile/index.js';
 import type { RpcClient, RpcClientOptions } from '../rpc/index.js';
+import type { StoreLogs } from '../store/index.js';
 import type { WalletsStatus } from '../wallets/wallets-mode.js';
 import type { WalletsOptions } from '../wallets/wallets-options.js';
 

@@ -1,6 +1,6 @@
 import type { Database } from '@sluice/db';
-import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
-import { StoreChangeBuilder } from '../changes/store-change.js';
+import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
+import { StoreChangeBuilder } from '../store/changes/store-change.js';
 
 /**
  * Deletes everything indexed for one chain (every table of the store's schema with a `chain_id`

@@ -1,3 +1,4 @@
+export { nftMigrations } from '../store/nft/nft-migrations.js';
 export { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
 export {
   describeError,
@@ -9,7 +10,6 @@ export {
 } from './errors.js';
 export { defaultGateways, type Gateways, normalizeGateways } from './gateways.js';
 export { loadMetadata } from './load-metadata.js';
-export { nftMigrations } from './migrations.js';
 export { type NftEnvOptions, nftConfigFromEnv } from './nft-config.js';
 export {
   type NftAttribute,

@@ -7,14 +7,14 @@ import { createPublicClient, createWalletClient, type Hex, http as httpTransport
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getKnownChain } from '../chains/index.js';
-import { chainMigrations } from '../db/index.js';
 import {
   type AnvilInstance,
   type CompiledContracts,
   compileContracts,
   startAnvil,
 } from '../devnet/index.js';
-import { nftMigrations } from './migrations.js';
+import { chainMigrations } from '../store/index.js';
+import { nftMigrations } from '../store/nft/nft-migrations.js';
 import { setSpamOverride } from './spam/spam-store.js';
 import { type NftWorker, startNftWorker } from './start-nft-worker.js';
 

@@ -1,7 +1,8 @@
 import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainMigrations } from '../db/index.js';
+import { chainMigrations } from '../store/index.js';
+import { nftMigrations } from '../store/nft/nft-migrations.js';
 import { discoverCollections } from './collection-discovery.js';
 import { collectionsDue, fillFirstSeen, saveCollectionInfo } from './collection-store.js';
 import { normalizeGateways } from './gateways.js';
@@ -12,7 +13,6 @@ import {
   saveFailure,
   saveSuccess,
 } from './metadata-store.js';
-import { nftMigrations } from './migrations.js';
 import { normalizeMetadata, parseMetadataJson } from './normalize-metadata.js';
 import { spamConfig } from './spam/spam-config.js';
 import { computeSpamScores } from './spam/spam-store.js';

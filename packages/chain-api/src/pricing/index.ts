@@ -1,3 +1,4 @@
+export { pricingMigrations } from '../store/pricing/pricing-migrations.js';
 export {
   createHistoricalPriceCache,
   type HistoricalPriceCache,
@@ -8,9 +9,7 @@ export type { PoolSnapshot, PoolType } from './math/pool-snapshot.js';
 export { type Ratio, ratio, ratioToNumber } from './math/ratio.js';
 export { type V2Reserves, v2Price } from './math/v2-price.js';
 export { type V3State, v3Price, v3VirtualReserve } from './math/v3-price.js';
-export { pricingMigrations } from './migrations.js';
 export { historicalPrices, type PriceAtQuery, pricesAt } from './price-queries.js';
-export { rollbackPricing } from './rollback-pricing.js';
 export { anchorsOf, type PricingAnchors } from './route/anchors.js';
 export { bestRoute, priceToken, type RouteQuote, type TokenPrice } from './route/select-route.js';
 export { type PricingWorker, type StartPricingOptions, startPricing } from './start-pricing.js';

@@ -5,10 +5,10 @@ import { type Address, createPublicClient, http, type PublicClient, parseAbi } f
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routerSwap as routerSwapAs } from '../../test/support/devnet-swap.js';
-import { chainMigrations } from '../db/index.js';
 import { type Devnet, startDevnet } from '../devnet/index.js';
 import { indexOnce } from '../ingest/index.js';
-import { pricingMigrations } from './migrations.js';
+import { chainMigrations } from '../store/index.js';
+import { pricingMigrations } from '../store/pricing/pricing-migrations.js';
 import { historicalPrices, pricesAt } from './price-queries.js';
 import { type PricingWorker, startPricing } from './start-pricing.js';
 import { SPAM_POOL_SIZE_USD } from './thresholds.js';

@@ -1,7 +1,10 @@
 import type { Queryable } from '@sluice/db';
-import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
-import { StoreChangeBuilder } from '../changes/store-change.js';
-import { snapshotExtraRows } from '../db/undo-log.js';
+import { writeReconciledErc20 } from '../store/balances.js';
+import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
+import { StoreChangeBuilder } from '../store/changes/store-change.js';
+import { setReconciledBlock } from '../store/checkpoints.js';
+import { writeReconciledHoldings } from '../store/nft-holdings.js';
+import { markNonConserving, setBalanceReadErrors } from '../store/tokens.js';
 
 /** A stored ERC20 balance. */
 export interface Stored20 {
@@ -191,87 +194,12 @@ export async function writeReconciled(
 ): Promise<void> {
   const change = reconcileChange(chainId, w);
   if (!change.empty) await announceStoreChange(tx);
-  if (undo && (w.updates20.length > 0 || w.updates1155.length > 0 || w.inserts20.length > 0)) {
-    await snapshotExtraRows(tx, chainId, undo.batchFrom, {
-      erc20: [...w.updates20, ...w.inserts20].map((u) => [u.wallet, u.token]),
-      nft: [...new Map(w.updates1155.map((u) => [`${u.contract}|${u.tokenId}`, u])).values()].map(
-        (u) => [u.contract, s(u.tokenId)],
-      ),
-    });
-  }
-  if (w.updates20.length > 0) {
-    await tx.query(
-      `update erc20_balances b set amount = u.a
-         from unnest($2::text[], $3::text[], $4::numeric[]) as u(w, t, a)
-        where b.chain_id = $1 and b.wallet = u.w and b.token = u.t and b.amount <> u.a`,
-      [
-        chainId,
-        w.updates20.map((u) => u.wallet),
-        w.updates20.map((u) => u.token),
-        w.updates20.map((u) => s(u.amount)),
-      ],
-    );
-  }
-  if (w.inserts20.length > 0) {
-    await tx.query(
-      `insert into erc20_balances (wallet, chain_id, token, amount, updated_block)
-       select u.w, $1, u.t, u.a, $5 from unnest($2::text[], $3::text[], $4::numeric[]) as u(w, t, a)
-       on conflict (wallet, chain_id, token) do nothing`,
-      [
-        chainId,
-        w.inserts20.map((u) => u.wallet),
-        w.inserts20.map((u) => u.token),
-        w.inserts20.map((u) => s(u.amount)),
-        s(w.reconciledBlock ?? 0n),
-      ],
-    );
-  }
-  if (w.updates1155.length > 0) {
-    const params = [
-      chainId,
-      w.updates1155.map((u) => u.wallet),
-      w.updates1155.map((u) => u.contract),
-      w.updates1155.map((u) => s(u.tokenId)),
-      w.updates1155.map((u) => s(u.amount)),
-    ];
-    const match = 'h.chain_id = $1 and h.wallet = u.w and h.contract = u.c and h.token_id = u.id';
-    const from = 'unnest($2::text[], $3::text[], $4::numeric[], $5::numeric[]) as u(w, c, id, a)';
-    await tx.query(`delete from nft_holdings h using ${from} where ${match} and u.a = 0`, params);
-    await tx.query(
-      `update nft_holdings h set balance = u.a from ${from} where ${match} and h.balance <> u.a`,
-      params,
-    );
-  }
-  if (w.marks.size > 0) {
-    const marks = [...w.marks];
-    await tx.query(
-      `update tokens t set balance_model = 'non_conserving', balance_model_reason = m.r,
-              balance_model_block = m.b
-         from unnest($2::text[], $3::text[], $4::int8[]) as m(a, r, b)
-        where t.chain_id = $1 and t.address = m.a and t.balance_model = 'conserving'`,
-      [
-        chainId,
-        marks.map(([a]) => a),
-        marks.map(([, m]) => m.reason),
-        marks.map(([, m]) => s(m.block)),
-      ],
-    );
-  }
-  if (w.readErrors.size > 0) {
-    const errors = [...w.readErrors];
-    await tx.query(
-      `update tokens t set balance_read_error = e.m
-         from unnest($2::text[], $3::text[]) as e(a, m)
-        where t.chain_id = $1 and t.address = e.a`,
-      [chainId, errors.map(([a]) => a), errors.map(([, m]) => m)],
-    );
-  }
-  if (w.reconciledBlock !== previous) {
-    await tx.query('update checkpoints set reconciled_block = $2::int8 where chain_id = $1', [
-      chainId,
-      w.reconciledBlock === null ? null : s(w.reconciledBlock),
-    ]);
-  }
+  const scope = undo ? { chainId, batchFrom: undo.batchFrom } : null;
+  await writeReconciledErc20(tx, scope, chainId, w.updates20, w.inserts20, w.reconciledBlock ?? 0n);
+  await writeReconciledHoldings(tx, scope, chainId, w.updates1155);
+  await markNonConserving(tx, chainId, w.marks);
+  await setBalanceReadErrors(tx, chainId, w.readErrors);
+  if (w.reconciledBlock !== previous) await setReconciledBlock(tx, chainId, w.reconciledBlock);
   await publishStoreChange(tx, change);
 }
 

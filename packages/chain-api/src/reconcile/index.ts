@@ -1,4 +1,4 @@
-export { reconcileMigrations } from './migrations.js';
+export { reconcileMigrations } from '../store/reconcile-migrations.js';
 export { type BalancePair, type ReadCost, readBalances } from './read-balances.js';
 export type {
   BatchReads,

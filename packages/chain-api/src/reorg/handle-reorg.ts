@@ -1,9 +1,10 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
-import { rollbackTo } from '../db/index.js';
-import { rollbackPricing } from '../pricing/rollback-pricing.js';
 import type { RpcClient } from '../rpc/index.js';
+import { undoWindowStart } from '../store/undo/record-undo.js';
 import { findCommonAncestor, ReorgTooDeepError } from './find-common-ancestor.js';
+import { rollbackPricing } from './rollback-pricing.js';
+import { rollbackTo } from './rollback-to.js';
 
 /**
  * Repairs the store after the node's chain diverged from it: finds the common ancestor, then in
@@ -23,11 +24,8 @@ export async function handleReorg(
 ): Promise<{ block: bigint; hash: string }> {
   // Only blocks whose changes the undo log still holds can be rolled back exactly: the search
   // stops at the window's floor, and a fork below it is an error, never a silent partial repair.
-  const { rows: w } = await db.query<{ first: string | null }>(
-    `select min(batch_from)::text as first from reorg_undo where chain_id = $1 and tbl = 'batch'`,
-    [chainId],
-  );
-  const windowFloor = w[0]?.first ? BigInt(w[0].first) - 1n : indexed;
+  const windowStart = await undoWindowStart(db, chainId);
+  const windowFloor = windowStart !== null ? windowStart - 1n : indexed;
   const ancestor = await findCommonAncestor(
     db,
     rpc,

@@ -1,2 +1,4 @@
 export { findCommonAncestor, ReorgTooDeepError } from './find-common-ancestor.js';
 export { handleReorg } from './handle-reorg.js';
+export { rollbackPricing } from './rollback-pricing.js';
+export { rollbackTo } from './rollback-to.js';

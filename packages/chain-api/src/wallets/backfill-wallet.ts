@@ -1,8 +1,5 @@
 import type { Database, Queryable } from '@sluice/db';
 import type { ChainConfig } from '../chains/index.js';
-import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
-import { StoreChangeBuilder } from '../changes/store-change.js';
-import { type StoreLogs, writeBatchRows } from '../db/index.js';
 import {
   type DeriveContext,
   type DerivedBatch,
@@ -17,6 +14,9 @@ import { writeReconciled } from '../reconcile/balance-store.js';
 import { applyWrapperMoves, readBalances } from '../reconcile/index.js';
 import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
 import type { FetchedBlock } from '../rpc/rpc-types.js';
+import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
+import { StoreChangeBuilder } from '../store/changes/store-change.js';
+import { type StoreLogs, writeBatchRows } from '../store/index.js';
 import { type DiscoveryMethod, discoverHistory } from './discover-history.js';
 import { fetchWalletTxs } from './fetch-wallet-txs.js';
 import { filterBatch } from './filter-batch.js';
@@ -222,8 +222,7 @@ export async function backfillWallet(
           pruneUndoBelow: 0n,
           storeLogs: deps.storeLogs,
         },
-        true,
-        change,
+        { idempotent: true, change },
       );
       for (const a of mine.activity) change.token(chain.chainId, a.tokenAddress);
     }

@@ -1,11 +1,12 @@
 import type { Database, Queryable } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import { bulkInsert, writeNewTokens, writePoolRows, writePoolStateRows } from '../db/index.js';
 import { fetchTokenMetadata, type PoolState, type TokenMetadata } from '../derive/index.js';
-import { rollbackPricing } from '../pricing/rollback-pricing.js';
 import { anchorsOf, isQuoteToken, type PricingAnchors } from '../pricing/route/anchors.js';
+import { rollbackPricing } from '../reorg/rollback-pricing.js';
 import { backoffDelay, type RpcClient, sleep } from '../rpc/index.js';
+import { writeReadErc20Balances } from '../store/balances.js';
+import { writeNewTokens, writePoolRows, writePoolStateRows } from '../store/index.js';
 import { type Factories, type FoundPool, scanFactoryPools } from './pool-scan.js';
 import { readPoolStates } from './pool-state-read.js';
 
@@ -336,29 +337,10 @@ async function writeChunk(
   reads: Awaited<ReturnType<typeof readPoolStates>>,
   newTokens: readonly TokenMetadata[],
 ): Promise<void> {
-  const s = (v: bigint) => v.toString();
-  const at = s(block);
+  // Undo entries at `block`: a rollback below it restores the rows the chunk replaced.
+  const undo = { chainId, batchFrom: block };
   const pools = reads.pools;
-  if (pools.length > 0) {
-    await tx.query(
-      `insert into reorg_undo (chain_id, batch_from, tbl, key, prev)
-       select $1, $2, 'pools', jsonb_build_object('address', k.a),
-              coalesce((select jsonb_agg(to_jsonb(p.*)) from pools p where p.chain_id = $1 and p.address = k.a), '[]'::jsonb)
-         from unnest($3::text[]) as k(a)`,
-      [chainId, at, pools.map((p) => p.address)],
-    );
-  }
-  if (reads.held.length > 0) {
-    await tx.query(
-      `insert into reorg_undo (chain_id, batch_from, tbl, key, prev)
-       select $1, $2, 'erc20_balances', jsonb_build_object('wallet', k.w, 'token', k.t),
-              coalesce((select jsonb_agg(to_jsonb(b.*)) from erc20_balances b
-                         where b.chain_id = $1 and b.wallet = k.w and b.token = k.t), '[]'::jsonb)
-         from unnest($3::text[], $4::text[]) as k(w, t)`,
-      [chainId, at, reads.held.map((h) => h.pool), reads.held.map((h) => h.token)],
-    );
-  }
-  await writePoolRows(tx, chainId, pools, 'ignore');
+  await writePoolRows(tx, undo, chainId, pools, 'ignore');
   const withState = pools.filter((p) => p.updatedBlock !== null);
   await writePoolStateRows(
     tx,
@@ -375,19 +357,12 @@ async function writeChunk(
     })),
     'on conflict (chain_id, pool, block_number) do nothing',
   );
-  await bulkInsert(
+  await writeReadErc20Balances(
     tx,
-    'erc20_balances',
-    [
-      ['wallet', 'text'],
-      ['chain_id', 'int4'],
-      ['token', 'text'],
-      ['amount', 'numeric'],
-      ['updated_block', 'int8'],
-    ],
-    reads.held.map((h) => [h.pool, chainId, h.token, s(h.amount), at]),
-    `on conflict (wallet, chain_id, token) do update set amount = excluded.amount,
-       updated_block = excluded.updated_block`,
+    undo,
+    chainId,
+    reads.held.map((h) => ({ wallet: h.pool, token: h.token, amount: h.amount })),
+    block,
   );
   await writeNewTokens(tx, chainId, newTokens, () => block);
   // The pricing worker may be past `block`: it prices this chunk's states from block on.

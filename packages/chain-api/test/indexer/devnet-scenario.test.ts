@@ -3,9 +3,9 @@ import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import pino from 'pino';
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainMigrations } from '../../src/db/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { indexOnce } from '../../src/ingest/index.js';
+import { chainMigrations } from '../../src/store/index.js';
 import { checkGroundTruth } from './ground-truth.js';
 import { rpcCall } from './random-workload.js';
 

@@ -2,9 +2,9 @@ import { type Database, migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainMigrations } from '../../src/db/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
+import { chainMigrations } from '../../src/store/index.js';
 import { checkGroundTruth, storeDigest } from './ground-truth.js';
 import {
   deployWorkload,

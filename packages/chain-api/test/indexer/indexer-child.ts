@@ -5,8 +5,8 @@
 import { migrate, openDatabase } from '@sluice/db';
 import pino from 'pino';
 import type { ChainConfig } from '../../src/chains/index.js';
-import { chainMigrations } from '../../src/db/index.js';
 import { startIndexers } from '../../src/ingest/index.js';
+import { chainMigrations } from '../../src/store/index.js';
 
 const raw = JSON.parse(process.env.CHAIN_JSON ?? '{}') as ChainConfig & { startBlock: string };
 const chain: ChainConfig = { ...raw, startBlock: BigInt(raw.startBlock) };

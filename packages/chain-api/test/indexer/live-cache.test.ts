@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStoreChange, STORE_CHANGED_CHANNEL } from '../../src/changes/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { type Indexers, startIndexers } from '../../src/ingest/index.js';
+import { parseStoreChange, STORE_CHANGED_CHANNEL } from '../../src/store/changes/index.js';
 import { startTestApi, type TestApi } from '../support/api-harness.js';
 import { deployWorkload, rpcCall, send, type Workload, waitReceipt } from './random-workload.js';
 import { workloadChain } from './workload-chain.js';

@@ -5,13 +5,13 @@ import pino from 'pino';
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer } from '../../src/api/server.js';
-import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { knownChains } from '../../src/chains/index.js';
-import { rollbackTo } from '../../src/db/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
+import { rollbackTo } from '../../src/reorg/index.js';
+import { storeMigrations } from '../../src/store/migrations.js';
 import { checkGroundTruth } from '../indexer/ground-truth.js';
 import { rpcCall } from '../indexer/random-workload.js';
 import {

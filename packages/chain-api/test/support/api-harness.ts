@@ -8,10 +8,10 @@ import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
 import type { ResponseCacheConfig } from '../../src/api/response-cache/start-response-cache.js';
 import type { SubscribeStoreChanges } from '../../src/api/response-cache/store-changes.js';
 import { createApiServer } from '../../src/api/server.js';
-import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
 import { knownChains, resolveChainConfig } from '../../src/chains/index.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
+import { storeMigrations } from '../../src/store/migrations.js';
 
 export interface TestApi {
   t: TestDatabase;

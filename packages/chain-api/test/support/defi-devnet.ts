@@ -6,7 +6,6 @@ import { pino } from 'pino';
 import { type Abi, type Address, createPublicClient, http, type PublicClient } from 'viem';
 import type { ChainStatus } from '../../src/api/readiness.js';
 import { createApiServer } from '../../src/api/server.js';
-import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
 import { knownChains } from '../../src/chains/index.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
@@ -16,6 +15,7 @@ import { indexOnce } from '../../src/ingest/index.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import { startPricing } from '../../src/pricing/index.js';
 import { createRpcClient, type RpcClient } from '../../src/rpc/index.js';
+import { storeMigrations } from '../../src/store/migrations.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are navigated freely in assertions
 export type Body = Record<string, any>;

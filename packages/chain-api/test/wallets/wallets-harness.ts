@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { StatusSource } from '../../src/api/readiness.js';
 import { createApiServer } from '../../src/api/server.js';
-import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { knownChains } from '../../src/chains/index.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
+import { storeMigrations } from '../../src/store/migrations.js';
 
 export const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 

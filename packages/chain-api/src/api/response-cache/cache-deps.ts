@@ -1,4 +1,4 @@
-import { changeKey, type StoreChange } from '../../changes/store-change.js';
+import { changeKey, type StoreChange } from '../../store/changes/store-change.js';
 
 /**
  * What a cached answer was built from: a group (what kind of thing, on which chain) and a key in

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type ChainStoreChange, changeKey, parseStoreChange } from '../../changes/store-change.js';
+import {
+  type ChainStoreChange,
+  changeKey,
+  parseStoreChange,
+} from '../../store/changes/store-change.js';
 import type { ReadDb } from '../queries/prepared-query.js';
 import { LivePrices } from './live-prices.js';
 

@@ -1,4 +1,4 @@
-import { type ChainStoreChange, changeKey } from '../../changes/store-change.js';
+import { type ChainStoreChange, changeKey } from '../../store/changes/store-change.js';
 import type { BalanceRow } from '../queries/balances-query.js';
 import { preparedQuery, type ReadDb } from '../queries/prepared-query.js';
 

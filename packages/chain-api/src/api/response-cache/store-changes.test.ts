@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { changeKey, STORE_CHANGED_CHANNEL, type StoreChange } from '../../changes/store-change.js';
+import {
+  changeKey,
+  STORE_CHANGED_CHANNEL,
+  type StoreChange,
+} from '../../store/changes/store-change.js';
 import { anyChangeDep, invalidationOf, walletDeps } from './cache-deps.js';
 import { followStoreChanges, type PayloadFeed, subscribeToFeed } from './store-changes.js';
 

@@ -3,11 +3,11 @@ import {
   parseStoreChange,
   STORE_CHANGED_CHANNEL,
   type StoreChange,
-} from '../../changes/store-change.js';
+} from '../../store/changes/store-change.js';
 
 /** Callbacks a change transport delivers to. */
 export interface StoreChangeHandlers {
-  /** One notification payload, as published (see src/changes/store-change.ts). */
+  /** One notification payload, as published (see src/store/changes/store-change.ts). */
   onPayload(payload: string): void;
   /**
    * `false` when delivery stopped (changes may be missed from now on), `true` once it resumed

@@ -1,7 +1,7 @@
 import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainMigrations } from './migrations.js';
+import { chainMigrations } from './chain-migrations.js';
 
 const tables = [
   'activity',

@@ -1,4 +1,9 @@
 import type { Queryable } from '@sluice/db';
+import {
+  dropPricesAbove,
+  pricingTablesPresent,
+  rewindPricingCursor,
+} from '../store/pricing/rewind-pricing.js';
 
 /**
  * Undoes pricing above `block` on `chainId`; call it inside the indexer's reorg rollback
@@ -19,24 +24,9 @@ export async function rollbackPricing(
   chainId: number,
   block: bigint,
 ): Promise<void> {
-  const b = block.toString();
   // A store migrated without pricingMigrations (indexer-only tests, tools) has nothing to undo.
-  const { rows } = await tx.query<{ present: boolean }>(
-    `select to_regclass('pricing_cursors') is not null as present`,
-  );
-  if (!rows[0]?.present) return;
-  await tx.query(
-    `update pricing_cursors set last_block = least(last_block, $2::bigint), epoch = epoch + 1,
-       compacted_block = least(compacted_block, $2::bigint),
-       updated_at = now() where chain_id = $1`,
-    [chainId, b],
-  );
-  await tx.query('delete from price_history where chain_id = $1 and block_number > $2::bigint', [
-    chainId,
-    b,
-  ]);
-  await tx.query(
-    'update token_prices set dirty = true where chain_id = $1 and updated_block > $2::bigint',
-    [chainId, b],
-  );
+  if (!(await pricingTablesPresent(tx))) return;
+  // The cursor row first: the worker and the rollback always take locks in one order.
+  await rewindPricingCursor(tx, chainId, block);
+  await dropPricesAbove(tx, chainId, block);
 }

@@ -1,9 +1,50 @@
 import type { Queryable } from '@sluice/db';
-import type { PoolState, PoolStateRow, TokenMetadata } from '../derive/index.js';
+import type { PoolState, PoolStateRow } from '../derive/index.js';
 import { bulkInsert } from './bulk-insert.js';
+import { n, s } from './sql-values.js';
+import { recordUndo, type UndoScope } from './undo/record-undo.js';
 
-const s = (v: bigint | number) => v.toString();
-const n = (v: bigint | null) => (v === null ? null : s(v));
+/** Schema of `pools` and `pool_states` (part of the core migration). */
+export const poolsSchema = /* sql */ `
+-- DEX pools created by the chain's configured Uniswap v2/v3 factories, with their latest state.
+-- v2: reserve0/reserve1 from Sync. v3: sqrt_price_x96/tick/liquidity from Initialize/Swap/Mint/Burn.
+create table pools (
+  chain_id        integer     not null,
+  address         text        not null,
+  dex             text        not null check (dex in ('uniswap_v2','uniswap_v3')),
+  factory         text        not null,
+  token0          text        not null,
+  token1          text        not null,
+  fee             integer,                      -- v3 fee in hundredths of a bip; v2: null (30 bps)
+  tick_spacing    integer,
+  created_block   bigint      not null,
+  reserve0        numeric,
+  reserve1        numeric,
+  sqrt_price_x96  numeric,
+  tick            integer,
+  liquidity       numeric,
+  updated_block   bigint,
+  updated_time    timestamptz,
+  primary key (chain_id, address)
+);
+create index pools_token0_idx on pools (chain_id, token0);
+create index pools_token1_idx on pools (chain_id, token1);
+
+-- Pool state at the end of every block in which it changed (the pricing worker's history input).
+create table pool_states (
+  chain_id        integer     not null,
+  pool            text        not null,
+  block_number    bigint      not null,
+  block_time      timestamptz not null,
+  reserve0        numeric,
+  reserve1        numeric,
+  sqrt_price_x96  numeric,
+  tick            integer,
+  liquidity       numeric,
+  primary key (chain_id, pool, block_number)
+);
+create index pool_states_block_idx on pool_states (chain_id, block_number);
+`;
 
 /**
  * Upserts `pools` rows: `update` moves the state columns of existing rows (the indexer's batches),
@@ -11,14 +52,21 @@ const n = (v: bigint | null) => (v === null ? null : s(v));
  * the follower wrote after its read).
  *
  * @example
- * await writePoolRows(tx, 1, created, 'ignore');
+ * await writePoolRows(tx, null, 1, created, 'ignore');
  */
 export async function writePoolRows(
   tx: Queryable,
+  undo: UndoScope | null,
   chainId: number,
   pools: readonly PoolState[],
   existing: 'update' | 'ignore',
 ): Promise<void> {
+  await recordUndo(
+    tx,
+    undo,
+    'pools',
+    pools.map((p) => [p.address]),
+  );
   await bulkInsert(
     tx,
     'pools',
@@ -106,48 +154,5 @@ export async function writePoolStateRows(
       n(p.liquidity),
     ]),
     onConflict,
-  );
-}
-
-/**
- * Inserts `tokens` rows for newly seen tokens (metadata as fetched, `first_block` per token);
- * rows already there are kept.
- *
- * @example
- * await writeNewTokens(tx, 1, tokens, (t) => firstSeen.get(t.address) ?? fromBlock);
- */
-export async function writeNewTokens(
-  tx: Queryable,
-  chainId: number,
-  tokens: readonly TokenMetadata[],
-  firstBlock: (token: TokenMetadata) => bigint,
-): Promise<void> {
-  const fetchedAt = new Date().toISOString();
-  await bulkInsert(
-    tx,
-    'tokens',
-    [
-      ['chain_id', 'int4'],
-      ['address', 'text'],
-      ['standard', 'text'],
-      ['name', 'text'],
-      ['symbol', 'text'],
-      ['decimals', 'int2'],
-      ['status', 'text'],
-      ['first_block', 'int8'],
-      ['fetched_at', 'timestamptz'],
-    ],
-    tokens.map((t) => [
-      chainId,
-      t.address,
-      t.standard,
-      t.name,
-      t.symbol,
-      t.decimals,
-      t.status,
-      s(firstBlock(t)),
-      fetchedAt,
-    ]),
-    'on conflict (chain_id, address) do nothing',
   );
 }

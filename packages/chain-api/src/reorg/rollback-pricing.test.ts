@@ -1,8 +1,8 @@
 import { migrate } from '@sluice/db';
 import { createTestDatabase } from '@sluice/db/testing';
 import { describe, expect, it } from 'vitest';
-import { chainMigrations } from '../db/index.js';
-import { pricingMigrations } from './migrations.js';
+import { chainMigrations } from '../store/index.js';
+import { pricingMigrations } from '../store/pricing/pricing-migrations.js';
 import { rollbackPricing } from './rollback-pricing.js';
 
 describe('rollbackPricing', () => {

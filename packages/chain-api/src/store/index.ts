@@ -1,0 +1,11 @@
+export { type BatchRowsInput, type BatchRowsOptions, writeBatchRows } from './batch-rows.js';
+export { type BulkColumn, bulkInsert } from './bulk-insert.js';
+export type { StoreLogs } from './chain-data.js';
+export { chainMigrations } from './chain-migrations.js';
+export { CheckpointConflictError } from './checkpoints.js';
+export { storeMigrations } from './migrations.js';
+export { type CopyQueryable, withCopyTransaction } from './pg-copy.js';
+export { writePoolRows, writePoolStateRows } from './pools.js';
+export { writeNewTokens } from './tokens.js';
+export type { UndoScope } from './undo/record-undo.js';
+export { type WriteBatchInput, writeBatch } from './write-batch.js';

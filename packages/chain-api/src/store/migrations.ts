@@ -1,0 +1,24 @@
+import type { Migration } from '@sluice/db';
+import { apiMigrations } from './api/api-migrations.js';
+import { simSurfaceMigrations } from './api/sim-migrations.js';
+import { chainMigrations } from './chain-migrations.js';
+import { changeMigrations } from './changes/change-migrations.js';
+import { nftMigrations } from './nft/nft-migrations.js';
+import { pricingMigrations } from './pricing/pricing-migrations.js';
+import { walletsMigrations } from './wallets/wallets-migrations.js';
+
+/**
+ * Every migration of the package, in the order they build on each other (ids and order are
+ * what existing stores recorded as applied, so they never change):
+ * indexer tables -> pricing -> NFT -> API (keys, settings) -> scoped change notifications.
+ */
+export const storeMigrations: readonly Migration[] = [
+  ...chainMigrations,
+  ...pricingMigrations,
+  ...nftMigrations,
+  ...apiMigrations,
+  ...simSurfaceMigrations,
+  ...walletsMigrations,
+  // Last: replaces the change triggers the lists above create.
+  ...changeMigrations,
+];
