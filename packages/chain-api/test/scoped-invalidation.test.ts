@@ -1,10 +1,10 @@
 import type { Database } from '@sluice/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pricingLookups } from '../src/cli/pricing-lookups.js';
-import { saveSuccess } from '../src/nft/metadata-store.js';
-import { insertPriceHistory } from '../src/pricing/store/price-writer.js';
 import { rollbackTo } from '../src/reorg/index.js';
 import { parseStoreChange, STORE_CHANGED_CHANNEL } from '../src/store/changes/index.js';
+import { saveSuccess } from '../src/store/nft/metadata-store.js';
+import { insertPriceHistory } from '../src/store/pricing/price-writer.js';
 import { startTestApi, type TestApi, testChains } from './support/api-harness.js';
 import {
   addr,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '@sluice/db';
+import { ensureApiSetting } from '../store/api/api-keys.js';
 
 /**
  * The cursor HMAC secret: the configured one, else the one stored in `api_settings`, created on
@@ -7,12 +8,5 @@ import type { Queryable } from '@sluice/db';
  */
 export async function loadCursorSecret(db: Queryable, configured?: string): Promise<string> {
   if (configured) return configured;
-  await db.query(
-    `insert into api_settings (name, value) values ('cursor_secret', $1) on conflict (name) do nothing`,
-    [randomBytes(32).toString('base64url')],
-  );
-  const { rows } = await db.query<{ value: string }>(
-    `select value from api_settings where name = 'cursor_secret'`,
-  );
-  return rows[0]!.value;
+  return ensureApiSetting(db, 'cursor_secret', randomBytes(32).toString('base64url'));
 }

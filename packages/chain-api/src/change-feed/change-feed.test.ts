@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStartedAfter } from '../replicas/coalesced.js';
 import { formatLsn, parseLsn } from '../replicas/lsn.js';
-import type { StoreChange } from './change-feed.js';
+import type { FeedMessage } from './change-feed.js';
 import { FenceMarkers } from './fence-markers.js';
 import { listenChangeFeed } from './postgres-change-feed.js';
 import { redisChangeFeed, startChangeRelay } from './redis-change-feed.js';
@@ -91,7 +91,7 @@ describe('change feeds', () => {
 
   it('LISTEN on the primary: each change carries a flushed position at or past its commit', async () => {
     const feed = await listenChangeFeed(t.db, { withLsn: true });
-    const changes: StoreChange[] = [];
+    const changes: FeedMessage[] = [];
     feed.subscribe({ onChange: (c) => changes.push(c) });
     try {
       const { rows } = await t.db.query<{ lsn: string }>(
@@ -145,7 +145,7 @@ describe('change feeds', () => {
       fenceTimeoutMs: 10_000,
     });
     const impatient = await redisChangeFeed(redis, channel, { fenceTimeoutMs: 300 });
-    const changes: StoreChange[] = [];
+    const changes: FeedMessage[] = [];
     const states: boolean[] = [];
     feed.subscribe({
       onChange: (c) => changes.push(c),

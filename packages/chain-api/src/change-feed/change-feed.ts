@@ -8,8 +8,8 @@ export { STORE_CHANGED_CHANNEL };
  */
 export const changeChannels: readonly string[] = [STORE_CHANGED_CHANNEL];
 
-/** One change announcement, as the store (triggers, the indexer) sent it. */
-export interface StoreChange {
+/** One NOTIFY message as the transport carries it (its payload parses into a `StoreChange`). */
+export interface FeedMessage {
   channel: string;
   /** The NOTIFY payload, opaque to the transport. */
   payload: string;
@@ -21,7 +21,7 @@ export interface StoreChange {
 }
 
 export interface ChangeFeedHandlers {
-  onChange(change: StoreChange): void;
+  onChange(change: FeedMessage): void;
   /**
    * `false`: announcements may be missed from now on (callers bypass what they cache); `true`:
    * delivered again, with the primary's position then when known (anything may have changed).
@@ -59,7 +59,7 @@ export class FeedHub {
     return () => this.#handlers.delete(handlers);
   }
 
-  change(change: StoreChange): void {
+  change(change: FeedMessage): void {
     for (const h of this.#handlers) h.onChange(change);
   }
 

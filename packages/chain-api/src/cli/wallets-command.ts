@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { loadChainConfigs } from '../chains/index.js';
 import type { AppConfig } from '../config.js';
-import { countTracked, trackWallets } from '../wallets/tracked-store.js';
+import { countTracked, trackWallets } from '../store/wallets/tracked-store.js';
 import { openStore } from './open-store.js';
 
 const usage = `Usage:

@@ -1,6 +1,7 @@
 import type { Queryable } from '@sluice/db';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { readCalls } from '../rpc/read-calls.js';
+import { saveProbeAnswers } from '../store/contract-probes.js';
 import {
   classifyNft,
   classifyToken,
@@ -161,19 +162,16 @@ export class WalletPositions {
     });
     const definite = [...answers].filter(([, a]) => a !== undefined);
     if (definite.length > 0) {
-      await this.db
-        .query(
-          `insert into contract_probes (chain_id, address, probe, result, block)
-           select $1, a, $2, r, $5 from unnest($3::text[], $4::text[]) as x(a, r)
-           on conflict do nothing`,
-          [
-            access.chainId,
-            DEFI_PROBE,
-            definite.map(([address]) => address),
-            definite.map(([, a]) => encodeDefiContract(a ?? null)),
-            block.toString(),
-          ],
-        )
+      await saveProbeAnswers(
+        this.db,
+        access.chainId,
+        definite.map(([address, a]) => ({
+          address,
+          probe: DEFI_PROBE,
+          result: encodeDefiContract(a ?? null),
+        })),
+        block,
+      )
         // The answers still serve this request; the next one probes again.
         .catch(this.onStoreError);
     }

@@ -3,6 +3,7 @@ import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'vi
 import { TOPIC } from '../decode/index.js';
 import { type RpcClient, RpcResponseError } from '../rpc/index.js';
 import type { FetchedBlock } from '../rpc/rpc-types.js';
+import { saveProbeAnswers } from '../store/contract-probes.js';
 
 /** The two tokens of a Uniswap-v2/v3-compatible pool, as its token0()/token1() answer. */
 export interface PoolTokens {
@@ -145,17 +146,11 @@ export class ContractProbes {
       this.erc721.set(a, yes);
       if (certain) rows.push([a, 'erc721', yes ? 'erc721' : null]);
     }
-    await this.db.query(
-      `insert into contract_probes (chain_id, address, probe, result, block)
-       select $1, a, p, r, $5 from unnest($2::text[], $3::text[], $4::text[]) as x(a, p, r)
-       on conflict do nothing`,
-      [
-        this.chainId,
-        rows.map((r) => r[0]),
-        rows.map((r) => r[1]),
-        rows.map((r) => r[2]),
-        block.toString(),
-      ],
+    await saveProbeAnswers(
+      this.db,
+      this.chainId,
+      rows.map(([address, probe, result]) => ({ address, probe, result })),
+      block,
     );
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '@sluice/db';
+import { type ApiKeyRow, insertApiKey, revokeApiKey } from '../store/api/api-keys.js';
 import { generateApiKey, hashApiKey, keyHint } from './api-key-format.js';
 
 /** An API key as stored: never the key itself, only its hash and a short hint. */
@@ -20,14 +21,7 @@ export interface ActiveKey {
   rateLimit: number | null;
 }
 
-interface KeyRow {
-  id: string;
-  name: string;
-  key_hint: string;
-  rate_limit: number | null;
-  created_at: Date | string;
-  revoked_at: Date | string | null;
-}
+type KeyRow = ApiKeyRow;
 
 const toIso = (value: Date | string): string => new Date(value).toISOString();
 
@@ -66,14 +60,9 @@ export interface KeyStore {
 export function createKeyStore(db: Queryable): KeyStore {
   const insert = async (key: string, name: string, rateLimit: number | null) => {
     const id = `key_${randomBytes(6).toString('hex')}`;
-    const { rows } = await db.query<KeyRow>(
-      `insert into api_keys (id, name, key_hash, key_hint, rate_limit)
-       values ($1, $2, $3, $4, $5)
-       on conflict (key_hash) do update set revoked_at = api_keys.revoked_at
-       returning id, name, key_hint, rate_limit, created_at, revoked_at`,
-      [id, name, hashApiKey(key), keyHint(key), rateLimit],
+    return toRecord(
+      await insertApiKey(db, { id, name, hash: hashApiKey(key), hint: keyHint(key), rateLimit }),
     );
-    return toRecord(rows[0]!);
   };
 
   return {
@@ -90,11 +79,7 @@ export function createKeyStore(db: Queryable): KeyStore {
       return rows.map(toRecord);
     },
     async revoke(id) {
-      const { rowCount } = await db.query(
-        'update api_keys set revoked_at = now() where id = $1 and revoked_at is null',
-        [id],
-      );
-      return rowCount > 0;
+      return revokeApiKey(db, id);
     },
     async seed(keys, name = 'API_KEYS') {
       for (const key of keys) await insert(key, name, null);

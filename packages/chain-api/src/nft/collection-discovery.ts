@@ -1,4 +1,6 @@
 import type { Queryable } from '@sluice/db';
+import { insertCollections, upsertMovedCollections } from '../store/nft/collection-writes.js';
+import { saveDiscoveryCursor } from '../store/nft/nft-cursors.js';
 
 /** A chain as discovery needs it. */
 export interface DiscoveryChain {
@@ -63,39 +65,17 @@ export async function discoverCollections(
     if (from > indexed) from = indexed;
     if (from === indexed) continue;
     const to = from + BigInt(opts.maxBlocks) < indexed ? from + BigInt(opts.maxBlocks) : indexed;
-    const { rows: counts } = await db.query<{ found: string[]; touched: string }>(
-      `with moved as (
-         select token_address as contract, min(asset_type) as standard
-           from activity
-          where chain_id = $1 and block_number > $2::bigint and block_number <= $3::bigint
-            and asset_type in ('erc721', 'erc1155') and type <> 'approve' and token_address is not null
-          group by token_address
-       ), upserted as (
-         insert into nft_collections (chain_id, contract, standard)
-         select $1, contract, standard from moved
-         on conflict (chain_id, contract) do update
-            set rescore_after = least(
-                  coalesce(nft_collections.rescore_after, 'infinity'::timestamptz),
-                  greatest(now(), nft_collections.scored_at
-                                  + make_interval(secs => $4::double precision / 1000)))
-          where nft_collections.scored_at is not null
-         returning contract, (xmax = 0) as inserted
-       )
-       select coalesce(array_agg(contract) filter (where inserted), '{}') as found,
-              count(*) filter (where not inserted)::text as touched
-         from upserted`,
-      [chain.chainId, from.toString(), to.toString(), opts.debounceMs],
+    const { found, touched } = await upsertMovedCollections(
+      db,
+      chain.chainId,
+      from,
+      to,
+      opts.debounceMs,
     );
-    const found = counts[0]?.found ?? [];
     result.discovered += found.length;
     for (const contract of found) result.found.push({ chainId: chain.chainId, contract });
-    result.touched += Number(counts[0]?.touched ?? 0);
-    await db.query(
-      `insert into nft_discovery_cursors (chain_id, block, hash)
-       select $1, $2::bigint, coalesce((select hash from blocks where chain_id = $1 and number = $2::bigint), '')
-       on conflict (chain_id) do update set block = excluded.block, hash = excluded.hash`,
-      [chain.chainId, to.toString()],
-    );
+    result.touched += touched;
+    await saveDiscoveryCursor(db, chain.chainId, to);
     if (to < indexed) result.behind = true;
   }
   return result;
@@ -116,12 +96,5 @@ export async function ensureCollections(
   if (tokens.length === 0) return 0;
   const unique = new Map<string, { chainId: number; contract: string; standard: string }>();
   for (const t of tokens) unique.set(`${t.chainId}:${t.contract}`, t);
-  const list = [...unique.values()];
-  const result = await db.query(
-    `insert into nft_collections (chain_id, contract, standard)
-     select * from unnest($1::int[], $2::text[], $3::text[])
-     on conflict (chain_id, contract) do nothing`,
-    [list.map((c) => c.chainId), list.map((c) => c.contract), list.map((c) => c.standard)],
-  );
-  return result.rowCount;
+  return insertCollections(db, [...unique.values()]);
 }

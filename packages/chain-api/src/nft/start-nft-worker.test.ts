@@ -349,7 +349,7 @@ describe('startNftWorker', () => {
       `update nft_metadata set status = 'pending', next_attempt = now(), refresh_block = 999 where contract = $1 and token_id = 6`,
       [erc721],
     );
-    const { saveSuccess } = await import('./metadata-store.js');
+    const { saveSuccess } = await import('../store/nft/metadata-store.js');
     const landed = await saveSuccess(
       t.db,
       {

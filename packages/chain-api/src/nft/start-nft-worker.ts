@@ -2,18 +2,12 @@ import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import { createPublicClient, http, type PublicClient, webSocket } from 'viem';
 import type { ChainConfig } from '../chains/index.js';
-import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
-import { discoverCollections, ensureCollections } from './collection-discovery.js';
 import {
   collectionsDue,
   fillFirstSeen,
   saveCollectionFailure,
   saveCollectionInfo,
-} from './collection-store.js';
-import { describeError, NftError } from './errors.js';
-import { normalizeGateways } from './gateways.js';
-import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
-import { loadMetadata } from './load-metadata.js';
+} from '../store/nft/collection-store.js';
 import {
   type ClaimedToken,
   claimDue,
@@ -24,7 +18,13 @@ import {
   saveRetryLater,
   saveSuccess,
   saveUnchanged,
-} from './metadata-store.js';
+} from '../store/nft/metadata-store.js';
+import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
+import { discoverCollections, ensureCollections } from './collection-discovery.js';
+import { describeError, NftError } from './errors.js';
+import { normalizeGateways } from './gateways.js';
+import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
+import { loadMetadata } from './load-metadata.js';
 import { readCollectionInfo, readTokenUri } from './read-contract-uri.js';
 import { resolveUri } from './resolve-uri.js';
 import { createSafeFetcher, type Resolver } from './safe-fetch.js';

@@ -2,17 +2,21 @@ import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainMigrations } from '../store/index.js';
-import { nftMigrations } from '../store/nft/nft-migrations.js';
-import { discoverCollections } from './collection-discovery.js';
-import { collectionsDue, fillFirstSeen, saveCollectionInfo } from './collection-store.js';
-import { normalizeGateways } from './gateways.js';
+import {
+  collectionsDue,
+  fillFirstSeen,
+  saveCollectionInfo,
+} from '../store/nft/collection-store.js';
 import {
   claimDue,
   claimSamples,
   enqueueMissing,
   saveFailure,
   saveSuccess,
-} from './metadata-store.js';
+} from '../store/nft/metadata-store.js';
+import { nftMigrations } from '../store/nft/nft-migrations.js';
+import { discoverCollections } from './collection-discovery.js';
+import { normalizeGateways } from './gateways.js';
 import { normalizeMetadata, parseMetadataJson } from './normalize-metadata.js';
 import { spamConfig } from './spam/spam-config.js';
 import { computeSpamScores } from './spam/spam-store.js';

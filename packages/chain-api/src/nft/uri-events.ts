@@ -1,4 +1,5 @@
 import type { Queryable } from '@sluice/db';
+import { requeueForUriEvent, saveUriEventCursor } from '../store/nft/nft-cursors.js';
 
 /** topic0 of ERC-1155 `URI(string value, uint256 indexed id)`. */
 export const erc1155UriTopic = '0x6bb7ff708619ba0610cba295a58592e0451dee2622938c8755667688daf3529b';
@@ -36,22 +37,15 @@ export async function requeueUriEvents(
     );
     for (const row of rows) {
       if (!row.topic1 || !/^0x[0-9a-fA-F]{1,64}$/.test(row.topic1)) continue;
-      const result = await db.query(
-        `update nft_metadata
-            set status = 'pending', next_attempt = now(), attempts = 0, refresh_block = $4::bigint
-          where chain_id = $1 and contract = $2 and token_id = $3::numeric
-            and (refresh_block is null or refresh_block < $4::bigint)`,
-        [chain.chainId, row.address.toLowerCase(), BigInt(row.topic1).toString(), row.block_number],
-      );
-      requeued += result.rowCount;
+      const contract = row.address.toLowerCase();
+      const tokenId = BigInt(row.topic1);
+      if (await requeueForUriEvent(db, chain.chainId, contract, tokenId, row.block_number)) {
+        requeued++;
+      }
     }
     const next = BigInt(indexed) - BigInt(chain.finalityDepth);
     if (next > from) {
-      await db.query(
-        `insert into nft_cursors (chain_id, uri_event_block) values ($1, $2)
-         on conflict (chain_id) do update set uri_event_block = excluded.uri_event_block`,
-        [chain.chainId, next.toString()],
-      );
+      await saveUriEventCursor(db, chain.chainId, next);
     }
   }
   return requeued;

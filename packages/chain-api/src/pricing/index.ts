@@ -1,3 +1,4 @@
+export { compactPriceHistory } from '../store/pricing/compact-history.js';
 export { pricingMigrations } from '../store/pricing/pricing-migrations.js';
 export {
   createHistoricalPriceCache,
@@ -13,7 +14,6 @@ export { historicalPrices, type PriceAtQuery, pricesAt } from './price-queries.j
 export { anchorsOf, type PricingAnchors } from './route/anchors.js';
 export { bestRoute, priceToken, type RouteQuote, type TokenPrice } from './route/select-route.js';
 export { type PricingWorker, type StartPricingOptions, startPricing } from './start-pricing.js';
-export { compactPriceHistory } from './store/compact-history.js';
 export {
   DEFAULT_LOW_LIQUIDITY_USD,
   DEFAULT_MIN_LIQUIDITY_USD,

@@ -1,7 +1,7 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import { compactPriceHistory, DEFAULT_COMPACTION } from './store/compact-history.js';
+import { compactPriceHistory, DEFAULT_COMPACTION } from '../store/pricing/compact-history.js';
 import { type PricingThresholds, pricingThresholdsFromEnv } from './thresholds.js';
 import {
   type ChainStepState,

@@ -1,4 +1,5 @@
 export { findCommonAncestor, ReorgTooDeepError } from './find-common-ancestor.js';
 export { handleReorg } from './handle-reorg.js';
+export { rollbackBootstrap } from './rollback-bootstrap.js';
 export { rollbackPricing } from './rollback-pricing.js';
 export { rollbackTo } from './rollback-to.js';

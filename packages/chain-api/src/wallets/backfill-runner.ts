@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { isMethodNotFound } from '../rpc/index.js';
+import { markBackfilling, markFailed, saveDiscovery } from '../store/wallets/tracked-status.js';
+import type { TrackedWallet } from '../store/wallets/tracked-store.js';
 import {
   type BackfillDeps,
   type BackfillProgress,
@@ -7,7 +9,6 @@ import {
   backfillWallet,
 } from './backfill-wallet.js';
 import { type DiscoveryMethod, LOGS_ONLY_WARNING, probeDiscovery } from './discover-history.js';
-import type { TrackedWallet } from './tracked-store.js';
 
 interface Running {
   generation: number;
@@ -91,16 +92,10 @@ export class BackfillRunner {
     const handover = r.handoverBlock as bigint;
     void (async () => {
       try {
-        await deps.db.query(
-          `update tracked_wallets set status = 'backfilling', attempts = attempts + 1
-            where chain_id = $1 and wallet = $2 and generation = $3`,
-          [deps.chain.chainId, r.wallet, r.generation],
-        );
+        await markBackfilling(deps.db, deps.chain.chainId, r.wallet, r.generation);
         const method = await this.discovery(deps);
-        await deps.db.query(
-          'update tracked_wallets set discovery = $3, warning = $4 where chain_id = $1 and wallet = $2',
-          [deps.chain.chainId, r.wallet, method, method === 'logs' ? LOGS_ONLY_WARNING : null],
-        );
+        const warning = method === 'logs' ? LOGS_ONLY_WARNING : null;
+        await saveDiscovery(deps.db, deps.chain.chainId, r.wallet, method, warning);
         const t0 = performance.now();
         const done = await backfillWallet(
           deps,
@@ -139,13 +134,9 @@ export class BackfillRunner {
         this.retryAt.set(r.wallet, Date.now() + Math.min(60_000, 500 * 2 ** Math.min(attempt, 7)));
         const message = error instanceof Error ? error.message : String(error);
         this.log.warn({ wallet: r.wallet, err: message }, 'wallet backfill failed; will retry');
-        await deps.db
-          .query(
-            `update tracked_wallets set status = 'failed', error = $4
-              where chain_id = $1 and wallet = $2 and generation = $3`,
-            [deps.chain.chainId, r.wallet, r.generation, message.slice(0, 500)],
-          )
-          .catch(() => {});
+        await markFailed(deps.db, deps.chain.chainId, r.wallet, r.generation, message).catch(
+          () => {},
+        );
       } finally {
         this.running.delete(r.wallet);
         // A row changed since (reset, eviction) fails its commit's generation check, and the

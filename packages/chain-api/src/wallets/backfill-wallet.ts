@@ -17,11 +17,13 @@ import type { FetchedBlock } from '../rpc/rpc-types.js';
 import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
 import { StoreChangeBuilder } from '../store/changes/store-change.js';
 import { type StoreLogs, writeBatchRows } from '../store/index.js';
+import { markReady } from '../store/wallets/tracked-status.js';
+import { writeWalletBalances } from '../store/wallets/wallet-balance-rows.js';
 import { type DiscoveryMethod, discoverHistory } from './discover-history.js';
 import { fetchWalletTxs } from './fetch-wallet-txs.js';
 import { filterBatch } from './filter-batch.js';
 import type { TxRef } from './log-ranges.js';
-import { readWalletBalances, type WalletBalances, writeWalletBalances } from './wallet-balances.js';
+import { readWalletBalances, type WalletBalances } from './wallet-balances.js';
 
 /** What a backfill needs from its chain's indexer (the same derivation context and probes). */
 export interface BackfillDeps {
@@ -230,7 +232,8 @@ export async function backfillWallet(
     for (const key of [...balances.erc1155.keys(), ...balances.erc721]) {
       change.collection(chain.chainId, key.split('|')[0]);
     }
-    await writeWalletBalances(tx, chain.chainId, job.wallet, empty, balances);
+    // Rows at or below the handover: a reorg below it resets the wallet (wallets-mode.ts), no undo.
+    await writeWalletBalances(tx, null, chain.chainId, job.wallet, empty, balances);
     if (marks.size > 0) {
       await writeReconciled(
         tx,
@@ -247,12 +250,7 @@ export async function backfillWallet(
         null,
       );
     }
-    await tx.query(
-      `update tracked_wallets set status = 'ready', ready_at = now(), balances_block = $3,
-              error = null, progress = $4
-        where chain_id = $1 and wallet = $2`,
-      [chain.chainId, job.wallet, at.toString(), JSON.stringify({ transactions: refs.length })],
-    );
+    await markReady(tx, chain.chainId, job.wallet, at, { transactions: refs.length });
     await publishStoreChange(tx, change);
   }
 }

@@ -3,10 +3,14 @@ import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import { fetchTokenMetadata, type PoolState, type TokenMetadata } from '../derive/index.js';
 import { anchorsOf, isQuoteToken, type PricingAnchors } from '../pricing/route/anchors.js';
-import { rollbackPricing } from '../reorg/rollback-pricing.js';
+import { rollbackBootstrap } from '../reorg/rollback-bootstrap.js';
 import { backoffDelay, type RpcClient, sleep } from '../rpc/index.js';
-import { writeReadErc20Balances } from '../store/balances.js';
-import { writeNewTokens, writePoolRows, writePoolStateRows } from '../store/index.js';
+import { lockCheckpoint } from '../store/checkpoints.js';
+import {
+  loadBootstrapProgress,
+  recordBootstrapCommit,
+} from '../store/wallets/pool-bootstrap-commits.js';
+import { writeChunk } from './bootstrap-chunk.js';
 import { type Factories, type FoundPool, scanFactoryPools } from './pool-scan.js';
 import { readPoolStates } from './pool-state-read.js';
 
@@ -142,31 +146,17 @@ export class PoolBootstrap {
   /** Progress from the store; commits above the checkpoint were rolled back with their rows. */
   private async load(cp: bigint): Promise<void> {
     const id = this.chain.chainId;
-    await this.db.query('delete from pool_bootstrap_commits where chain_id = $1 and block > $2', [
-      id,
-      cp.toString(),
-    ]);
-    const { rows } = await this.db.query<{
-      target_block: string;
-      scanned_block: string;
-      done: boolean;
-      pools: string;
-    }>(
-      `select target_block::text, scanned_block::text, done,
-              (select coalesce(sum(pools), 0)::text from pool_bootstrap_commits where chain_id = $1) as pools
-         from pool_bootstrap_commits where chain_id = $1 order by seq desc limit 1`,
-      [id],
-    );
-    const r = rows[0];
+    await rollbackBootstrap(this.db, id, cp);
+    const r = await loadBootstrapProgress(this.db, id);
     this.generation++;
     this.queue = [];
     this.scanning = undefined;
     this.lastError = null;
     if (r) {
-      this.target = BigInt(r.target_block);
-      this.scanned = BigInt(r.scanned_block);
+      this.target = r.targetBlock;
+      this.scanned = r.scannedBlock;
       this.done = r.done;
-      this.committed = Number(r.pools);
+      this.committed = r.pools;
     } else {
       this.target = cp;
       this.scanned = this.chain.startBlock - 1n;
@@ -250,27 +240,17 @@ export class PoolBootstrap {
     const newTokens = await this.missingTokens(take, input.multicall3);
     const gen = this.generation;
     const ok = await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ indexed_block: string }>(
-        'select indexed_block::text as indexed_block from checkpoints where chain_id = $1 for update',
-        [this.chain.chainId],
-      );
-      if (rows[0]?.indexed_block !== cp.block.toString()) return false;
+      if ((await lockCheckpoint(tx, this.chain.chainId)) !== cp.block) return false;
       await input.assertHeld(tx);
       await writeChunk(tx, this.chain.chainId, cp.block, reads, newTokens);
-      await tx.query(
-        `insert into pool_bootstrap_commits
-           (chain_id, block, block_time, target_block, scanned_block, pools, done)
-         values ($1, $2, $7, $3, $4, $5, $6)`,
-        [
-          this.chain.chainId,
-          cp.block.toString(),
-          (this.target as bigint).toString(),
-          scannedTo.toString(),
-          take.length,
-          finished,
-          time.toISOString(),
-        ],
-      );
+      await recordBootstrapCommit(tx, this.chain.chainId, {
+        block: cp.block,
+        blockTime: time,
+        targetBlock: this.target as bigint,
+        scannedBlock: scannedTo,
+        pools: take.length,
+        done: finished,
+      });
       return true;
     });
     if (!ok || gen !== this.generation) return [];
@@ -326,69 +306,8 @@ export class PoolBootstrap {
   }
 }
 
-/**
- * One chunk's rows, inside the commit transaction, with undo entries at `block` (a rollback below
- * it deletes them: the follower's later snapshots of the same keys come after these by `seq`).
- */
-async function writeChunk(
-  tx: Queryable,
-  chainId: number,
-  block: bigint,
-  reads: Awaited<ReturnType<typeof readPoolStates>>,
-  newTokens: readonly TokenMetadata[],
-): Promise<void> {
-  // Undo entries at `block`: a rollback below it restores the rows the chunk replaced.
-  const undo = { chainId, batchFrom: block };
-  const pools = reads.pools;
-  await writePoolRows(tx, undo, chainId, pools, 'ignore');
-  const withState = pools.filter((p) => p.updatedBlock !== null);
-  await writePoolStateRows(
-    tx,
-    chainId,
-    withState.map((p) => ({
-      pool: p.address,
-      block,
-      time: p.updatedTime as Date,
-      reserve0: p.reserve0,
-      reserve1: p.reserve1,
-      sqrtPriceX96: p.sqrtPriceX96,
-      tick: p.tick,
-      liquidity: p.liquidity,
-    })),
-    'on conflict (chain_id, pool, block_number) do nothing',
-  );
-  await writeReadErc20Balances(
-    tx,
-    undo,
-    chainId,
-    reads.held.map((h) => ({ wallet: h.pool, token: h.token, amount: h.amount })),
-    block,
-  );
-  await writeNewTokens(tx, chainId, newTokens, () => block);
-  // The pricing worker may be past `block`: it prices this chunk's states from block on.
-  if (withState.length > 0) await rollbackPricing(tx, chainId, block - 1n);
-}
-
 function errMsg(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * The v3 pools whose ERC20 balance changes a wallets-mode batch keeps (pricing caps a v3 pool's
- * depth by what it holds, read from erc20_balances as in full mode): pools the follower knows
- * and pools the batch creates.
- *
- * @example
- * const kept = mode.filter(batch, v3PoolHolders(batch, pools));
- */
-export function v3PoolHolders(
-  batch: { poolEvents: readonly { kind: string; pool: string; dex?: string }[] },
-  known: ReadonlyMap<string, PoolState>,
-): (wallet: string) => boolean {
-  const created = new Set(
-    batch.poolEvents
-      .filter((e) => e.kind === 'created' && e.dex === 'uniswap_v3')
-      .map((e) => e.pool),
-  );
-  return (w) => created.has(w) || known.get(w)?.dex === 'uniswap_v3';
-}
+export { v3PoolHolders } from './bootstrap-chunk.js';

@@ -1,7 +1,7 @@
 import type { Queryable } from '@sluice/db';
 import type { ApiWarning } from '../api/chain-selector.js';
 import type { ChainConfig } from '../chains/index.js';
-import { readTracked, type TrackedWallet, trackWallets } from './tracked-store.js';
+import { readTracked, type TrackedWallet, trackWallets } from '../store/wallets/tracked-store.js';
 
 /** What a wallet answer must add while (or because of how) the wallet's history was backfilled. */
 export interface GateResult {

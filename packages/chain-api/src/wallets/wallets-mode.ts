@@ -2,12 +2,19 @@ import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import type { DerivedBatch } from '../derive/index.js';
+import { lockCheckpoint } from '../store/checkpoints.js';
+import { resetTracked, setHandover, untrackWallets } from '../store/wallets/tracked-status.js';
+import {
+  countTracked,
+  deleteWalletData,
+  listTracked,
+  listUnready,
+} from '../store/wallets/tracked-store.js';
 import { BackfillRunner, type BackfillStatus } from './backfill-runner.js';
 import type { BackfillDeps } from './backfill-wallet.js';
 import { filterBatch } from './filter-batch.js';
 import type { PoolBootstrapStatus } from './pool-bootstrap.js';
 import { rateLimitedRpc } from './rate-limited-rpc.js';
-import { countTracked, deleteWalletData, listTracked, listUnready } from './tracked-store.js';
 import type { WalletsOptions } from './wallets-options.js';
 
 /** Per-chain wallets-mode state in /health. */
@@ -101,16 +108,8 @@ export class WalletsMode {
       reload = true;
     }
     await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ indexed_block: string }>(
-        'select indexed_block::text as indexed_block from checkpoints where chain_id = $1 for update',
-        [id],
-      );
-      if (rows[0]?.indexed_block !== cp.block.toString()) return; // moved: next refresh
-      await tx.query(
-        `update tracked_wallets set handover_block = $2
-          where chain_id = $1 and status <> 'ready' and handover_block is null`,
-        [id, cp.block.toString()],
-      );
+      if ((await lockCheckpoint(tx, id)) !== cp.block) return; // moved: next refresh
+      await setHandover(tx, id, cp.block);
     });
     // Wallets only leave the set here (reset, eviction): between full reloads (every few
     // seconds) the rows not yet ready are enough to grow it.
@@ -136,12 +135,7 @@ export class WalletsMode {
         'reorg below wallet handovers: backfilling them again',
       );
       await deleteWalletData(tx, id, wallets);
-      await tx.query(
-        `update tracked_wallets set status = 'pending', handover_block = null, balances_block = null,
-                generation = generation + 1, progress = null, error = null
-          where chain_id = $1 and wallet = any($2::text[])`,
-        [id, wallets],
-      );
+      await resetTracked(tx, id, wallets);
       return true;
     });
   }
@@ -156,10 +150,7 @@ export class WalletsMode {
       );
       if (rows.length === 0) return;
       const wallets = rows.map((r) => r.wallet);
-      await tx.query(
-        'delete from tracked_wallets where chain_id = $1 and wallet = any($2::text[])',
-        [id, wallets],
-      );
+      await untrackWallets(tx, id, wallets);
       await deleteWalletData(tx, id, wallets);
       this.runner.forget(wallets);
       this.log.info({ evicted: wallets.length }, 'least recently requested wallets evicted');

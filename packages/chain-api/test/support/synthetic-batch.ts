@@ -1,11 +1,11 @@
 import type { Database } from '@sluice/db';
 import type { ActivityRow, DerivedBatch } from '../../src/derive/index.js';
+import { withCopyTransaction, writeBatch } from '../../src/store/index.js';
 import {
   insertPriceHistory,
   type PricePoint,
   upsertTokenPrices,
-} from '../../src/pricing/store/price-writer.js';
-import { withCopyTransaction, writeBatch } from '../../src/store/index.js';
+} from '../../src/store/pricing/price-writer.js';
 
 /** One movement of a synthetic block: an ERC20 transfer, or native value when `token` is null. */
 export interface SyntheticTransfer {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/index.js';
-import { trackWallets } from '../../wallets/tracked-store.js';
+import { trackWallets } from '../../store/wallets/tracked-store.js';
 import type { ApiContext } from '../context.js';
 import { invalidParameter } from '../errors.js';
 

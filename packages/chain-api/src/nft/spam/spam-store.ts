@@ -1,5 +1,6 @@
 import type { Queryable } from '@sluice/db';
-import { type CollectionSignals, type SpamScore, scoreCollection } from './score-collection.js';
+import { saveSpamOverride, saveSpamScore } from '../../store/nft/collection-writes.js';
+import { type CollectionSignals, scoreCollection } from './score-collection.js';
 import type { ManualClassification, SpamConfig } from './spam-config.js';
 
 /** Tokens sampled per collection for the metadata heuristics. */
@@ -65,7 +66,7 @@ export async function computeSpamScores(
   );
   for (const row of rows) {
     const score = scoreCollection(toSignals(row), config);
-    await storeScore(db, row.chain_id, row.contract, score);
+    await saveSpamScore(db, row.chain_id, row.contract, score);
   }
   return rows.length;
 }
@@ -100,21 +101,6 @@ function toSignals(row: SignalRow): CollectionSignals {
   };
 }
 
-async function storeScore(
-  db: Queryable,
-  chainId: number,
-  contract: string,
-  score: SpamScore,
-): Promise<void> {
-  await db.query(
-    `update nft_collections
-        set spam_score = $3, is_spam = $4, spam_explanations = $5::jsonb, scored_at = now(),
-            rescore_after = null
-      where chain_id = $1 and contract = $2`,
-    [chainId, contract, score.score, score.isSpam, JSON.stringify(score.explanations)],
-  );
-}
-
 /**
  * Sets (or, with `null`, removes) the manual classification of a contract and marks it for
  * re-scoring; the worker applies it on its next pass.
@@ -132,20 +118,5 @@ export async function setSpamOverride(
   const address = contract.toLowerCase();
   if (!/^0x[0-9a-f]{40}$/.test(address))
     throw new RangeError(`not a contract address: ${contract}`);
-  if (classification === null) {
-    await db.query('delete from nft_spam_overrides where chain_id = $1 and contract = $2', [
-      chainId,
-      address,
-    ]);
-  } else {
-    await db.query(
-      `insert into nft_spam_overrides (chain_id, contract, classification, note) values ($1, $2, $3, $4)
-       on conflict (chain_id, contract) do update set classification = excluded.classification, note = excluded.note`,
-      [chainId, address, classification, note ?? null],
-    );
-  }
-  await db.query(
-    'update nft_collections set scored_at = null where chain_id = $1 and contract = $2',
-    [chainId, address],
-  );
+  await saveSpamOverride(db, chainId, address, classification, note ?? null);
 }

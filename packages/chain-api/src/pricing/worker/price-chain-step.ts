@@ -1,8 +1,15 @@
 import type { Database } from '@sluice/db';
 import type { ChainConfig } from '../../chains/index.js';
+import type { CompactionPolicy } from '../../store/pricing/compact-history.js';
+import {
+  insertPriceHistory,
+  propagateWrappedPrice,
+  upsertTokenPrices,
+} from '../../store/pricing/price-writer.js';
+import { advancePricingCursor, openPricingCursor } from '../../store/pricing/pricing-cursors.js';
+import type { PricePoint } from '../price-point.js';
 import { anchorsOf, type PricingAnchors } from '../route/anchors.js';
 import { affectedTokens, RouteBook } from '../route/route-book.js';
-import type { CompactionPolicy } from '../store/compact-history.js';
 import {
   loadChangedPools,
   loadDecimals,
@@ -12,12 +19,6 @@ import {
   type PoolInfo,
   type PoolState,
 } from '../store/pool-reader.js';
-import {
-  insertPriceHistory,
-  type PricePoint,
-  propagateWrappedPrice,
-  upsertTokenPrices,
-} from '../store/price-writer.js';
 import type { PricingThresholds } from '../thresholds.js';
 import { thinPoints } from './thin-points.js';
 
@@ -84,16 +85,10 @@ async function ensureCursor(
   }
   s.cursorReady = true;
   // First step of this process: create the cursor, record the chain's anchors for the queries.
-  const { rows } = await db.query<{ last_block: string; epoch: string }>(
-    `insert into pricing_cursors (chain_id, last_block, wrapped_native, stablecoins)
-     values ($1, -1, $2, $3::text[])
-     on conflict (chain_id) do update set wrapped_native = excluded.wrapped_native,
-       stablecoins = excluded.stablecoins
-     returning last_block, epoch`,
-    [chainId, s.anchors.wrappedNative ?? null, [...s.anchors.stablecoins]],
-  );
-  const row = rows[0]!;
-  return { lastBlock: BigInt(row.last_block), epoch: row.epoch };
+  return openPricingCursor(db, chainId, {
+    wrappedNative: s.anchors.wrappedNative ?? null,
+    stablecoins: [...s.anchors.stablecoins],
+  });
 }
 
 async function routeTokensOfChain(
@@ -267,12 +262,7 @@ export async function priceChainStep(
     bucketMs: opts.compaction.bucketMinutes * 60_000,
   });
   await db.transaction(async (tx) => {
-    const moved = await tx.query(
-      `update pricing_cursors set last_block = $3::bigint, updated_at = now()
-        where chain_id = $1 and epoch = $2::bigint and last_block = $4::bigint`,
-      [chainId, cursor.epoch, to.toString(), from.toString()],
-    );
-    if (moved.rowCount !== 1)
+    if (!(await advancePricingCursor(tx, chainId, { lastBlock: from, epoch: cursor.epoch }, to)))
       throw new StaleCursorError(`pricing cursor of chain ${chainId} moved`);
     await insertPriceHistory(tx, chainId, written);
     await upsertTokenPrices(tx, chainId, upserts, removed);

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../chains/index.js';
 import { rollbackPricing } from '../../reorg/rollback-pricing.js';
 import { chainMigrations } from '../../store/index.js';
+import { compactPriceHistory } from '../../store/pricing/compact-history.js';
 import { pricingMigrations } from '../../store/pricing/pricing-migrations.js';
 import { createHistoricalPriceCache } from '../historical-price-cache.js';
 import { historicalPrices, pricesAt } from '../price-queries.js';
 import { type PricingWorker, startPricing } from '../start-pricing.js';
-import { compactPriceHistory } from '../store/compact-history.js';
 import { newChainStepState, priceChainStep } from './price-chain-step.js';
 
 const CHAIN = 424242;

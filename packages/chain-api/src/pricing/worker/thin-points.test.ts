@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { PricePoint } from '../price-point.js';
 import type { TokenPrice } from '../route/select-route.js';
-import type { PricePoint } from '../store/price-writer.js';
 import { thinPoints } from './thin-points.js';
 
 const price = { priceUsd: 1 } as TokenPrice;

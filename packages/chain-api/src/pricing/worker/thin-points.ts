@@ -1,4 +1,4 @@
-import type { PricePoint } from '../store/price-writer.js';
+import type { PricePoint } from '../price-point.js';
 
 /** Which points compaction would remove anyway: old enough and final. */
 export interface ThinningRule {

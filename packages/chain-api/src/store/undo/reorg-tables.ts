@@ -79,3 +79,19 @@ export const ROLLED_BACK_OTHERWISE: Readonly<Record<string, string>> = {
   tracked_wallets: 'wallets-mode requests: their blocks are where a backfill handed over',
   prices: 'unused table, dropped by a later migration',
 };
+
+/**
+ * Of the given tables holding per-chain block numbers, those no list above says how a rollback
+ * handles: a reorg would leave their rows of orphaned blocks behind.
+ *
+ * @example
+ * unhandledByRollback(['activity', 'subscriptions_outbox']); // ['subscriptions_outbox']
+ */
+export function unhandledByRollback(blockTables: readonly string[]): string[] {
+  const handled = new Set<string>([
+    ...Object.keys(UNDOABLE_TABLES),
+    ...DELETED_BY_BLOCK.map((t) => t.table),
+    ...Object.keys(ROLLED_BACK_OTHERWISE),
+  ]);
+  return blockTables.filter((t) => !handled.has(t));
+}

@@ -1,5 +1,14 @@
 import type { Queryable } from '@sluice/db';
-import type { NormalizedMetadata } from './normalize-metadata.js';
+
+/** What the store keeps of a token's metadata document (normalized by the NFT worker). */
+export interface StoredMetadata {
+  name: string | null;
+  description: string | null;
+  imageUrl: string | null;
+  attributes: readonly unknown[];
+  /** Read by the spam heuristics, not stored. */
+  externalUrl?: string | null;
+}
 
 /** A token claimed from the queue. */
 export interface ClaimedToken {
@@ -155,7 +164,7 @@ export async function saveSuccess(
   db: Queryable,
   token: ClaimedToken,
   uri: string,
-  meta: NormalizedMetadata,
+  meta: StoredMetadata,
   recheckMs: number,
 ): Promise<boolean> {
   const result = await db.query(

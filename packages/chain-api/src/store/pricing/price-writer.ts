@@ -1,13 +1,30 @@
 import type { Queryable } from '@sluice/db';
-import type { TokenPrice } from '../route/select-route.js';
-import type { PricingThresholds } from '../thresholds.js';
+
+/** What the store keeps of a token's price (the pricing route's answer). */
+export interface StoredPrice {
+  token: string;
+  priceUsd: number | null;
+  poolSize: number | null;
+  lowLiquidity: boolean;
+  pool: { address: string; type: string; tokens: readonly [string, string] } | null;
+  quote: string;
+  priceInQuote: number;
+  quoteLiquidity: number;
+  route: readonly string[];
+}
 
 /** One token's price as of one block. */
-export interface PricePoint {
+export interface PricePoint<P extends StoredPrice = StoredPrice> {
   token: string;
   blockNumber: bigint;
   time: Date;
-  price: TokenPrice;
+  price: P;
+}
+
+/** The liquidity thresholds a re-pricing applies (USD). */
+export interface LiquidityThresholds {
+  minLiquidityUsd: number;
+  lowLiquidityUsd: number;
 }
 
 /**
@@ -113,7 +130,7 @@ export async function propagateWrappedPrice(
   chainId: number,
   wrappedNative: string,
   wrapped: PricePoint | null,
-  thresholds: PricingThresholds,
+  thresholds: LiquidityThresholds,
 ): Promise<void> {
   const usd = wrapped?.price.pool ? wrapped.price.priceInQuote : null;
   const size = wrapped?.price.poolSize ?? null;
