@@ -7,7 +7,7 @@ import { createKeyStore } from '../src/keys/key-store.js';
 import { rpcCall as rpc } from './indexer/random-workload.js';
 import { type CliProcess, startCli } from './support/cli-process.js';
 
-// Issue #17 acceptance: a primary and a hot standby of this file's own, one indexer writing to
+// Answers never go backwards across replicas: a primary and a hot standby of this file's own, one indexer writing to
 // the primary, two API processes reading from the standby (one hears of batches through Redis,
 // the other through LISTEN on the primary). Clients alternate between the two APIs while
 // blocks arrive: every answer is a balance the chain had, a client never sees one older than
