@@ -15,6 +15,7 @@ import type {
   Nft1155Delta,
 } from './derived-batch.js';
 import { type InternalTransfer, internalTransfers } from './native-transfers.js';
+import { attachAuthorizations, senderRow } from './sent-transactions.js';
 import { type PoolTokenPair, type SwapLeg, swapFromLegs, swapLeg } from './swap-legs.js';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -575,6 +576,16 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
         });
       }
     }
+
+    // Every transaction the wallet sent is in its feed once, even one that moved nothing.
+    const own = senderRow({ from, to: to ?? created, input, status, rows });
+    if (own) {
+      add(from, own.type, own.assetType, -1, SUB_CALL, from, to ?? created, {
+        value,
+        extra: own.extra,
+      });
+    }
+    attachAuthorizations(tx, from, rows);
 
     if (status === 1 && nftTransfers.length > 0) {
       const sales = attributeSales(
