@@ -64,10 +64,6 @@ const SUB_SWAP = 1000;
  * Turns fetched blocks into every row the store keeps: blocks, transactions, logs, activity per
  * wallet, ERC20 deltas, NFT moves, pool events, sales. Pure: no I/O, so ranges can be derived
  * concurrently; state-dependent steps (pools, balances) are applied by the writer in block order.
- *
- * @example
- * const batch = deriveBatch(fetched, ctx);
- * await writeBatch(tx, chainId, batch, enrichment);
  */
 export function deriveBatch(fetched: readonly FetchedBlock[], ctx: DeriveContext): DerivedBatch {
   const first = fetched[0];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ManualClassification } from './spam/spam-config.js';
 
-/** Worker options that come from the environment (see the README's config table). */
+/** Worker options that come from the environment (see docs/collectibles.md). */
 export interface NftEnvOptions {
   ipfsGateway?: string;
   arweaveGateway?: string;
