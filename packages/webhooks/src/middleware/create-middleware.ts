@@ -53,13 +53,6 @@ export type MiddlewareHandler<TRequest> = (
 
 type Answer = (response: MiddlewareResponse) => void;
 
-/** A declared `Content-Length` as a number, `undefined` when absent or not a plain integer. */
-function declaredLength(header: string | undefined): number | undefined {
-  if (header === undefined || header === '') return undefined;
-  const value = Number(header);
-  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-}
-
 /**
  * The runtime-independent receiver: routing, content type, headers, limits, verification,
  * dispatch and the timeouts, for any request type an adapter can read. Node and Web middleware
@@ -173,7 +166,7 @@ export function createMiddleware<TRequest>(
     const badName = checkDeliveryEventName(name);
     if (badName !== undefined) return errorResponse(badName);
 
-    const admission = limits.admit(declaredLength(adapter.getHeader(request, 'content-length')));
+    const admission = limits.admit();
     if (admission instanceof Error) {
       const response = rejected(admission, name, id);
       // The body is not read: close the connection instead of draining it.

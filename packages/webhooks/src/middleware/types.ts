@@ -27,8 +27,9 @@ export interface MiddlewareOptions {
    */
   maxConcurrentRequests?: number;
   /**
-   * Body bytes this middleware buffers at once, over all requests (declared `Content-Length`s are
-   * reserved up front); a request that would pass it gets 503 with `Retry-After`. At least
+   * Body bytes this middleware buffers at once, over all requests, counted as they arrive (a
+   * declared `Content-Length` reserves nothing); a request whose next bytes would pass it gets
+   * 503 with `Retry-After`. At least
    * `maxPayloadBytes`. Default 100 MiB (or `maxPayloadBytes`, when larger).
    */
   maxConcurrentBodyBytes?: number;
