@@ -154,11 +154,22 @@ describe('request limits (node:http)', () => {
     });
     try {
       // Two bodies hold 1,500 bytes each (sent at once, then the last byte much later).
-      const held = { declared: 1501, total: 1501, chunk: 1500, intervalMs: 10, holdAfterFirstMs: 1500 };
+      const held = {
+        declared: 1501,
+        total: 1501,
+        chunk: 1500,
+        intervalMs: 10,
+        holdAfterFirstMs: 1500,
+      };
       const first = slowUpload(port, held);
       const second = slowUpload(port, held);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const third = await slowUpload(port, { declared: 300, total: 300, chunk: 300, intervalMs: 1 });
+      const third = await slowUpload(port, {
+        declared: 300,
+        total: 300,
+        chunk: 300,
+        intervalMs: 1,
+      });
       expect(third.status).toBe(503);
       expect(third.retryAfter).toBe('5');
       // A small one still fits in what is left.
@@ -167,7 +178,12 @@ describe('request limits (node:http)', () => {
       expect((await first).status).toBe(400);
       expect((await second).status).toBe(400);
       // Everything given back: the 300 bytes fit again.
-      const again = await slowUpload(port, { declared: 300, total: 300, chunk: 300, intervalMs: 1 });
+      const again = await slowUpload(port, {
+        declared: 300,
+        total: 300,
+        chunk: 300,
+        intervalMs: 1,
+      });
       expect(again.status).toBe(400);
     } finally {
       await close();
