@@ -310,7 +310,8 @@ describe('sluice only', () => {
       expect((await postNode('sluice', port, '', {})).status).toBe(400);
       const web = createWebMiddleware(webhooks, { path: PATH, timeout: 60_000 });
       expect((await web(webRequest('sluice', push))).status).toBe(500);
-      expect(onError).toHaveBeenCalledTimes(3);
+      // The empty body is a signature mismatch too, as for the peer.
+      expect(onError).toHaveBeenCalledTimes(4);
       // The logger's own failures are reported, not swallowed.
       expect(consoleError).toHaveBeenCalled();
     } finally {

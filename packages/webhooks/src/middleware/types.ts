@@ -76,7 +76,9 @@ export type AbortBodyRead = () => void;
 
 /** How the core reads one kind of request (Node `IncomingMessage`, Web `Request`). */
 export interface RequestAdapter<TRequest> {
-  /** Path without query, or `null` when the URL cannot be parsed. */
+  /** The request URL as received (shown when it cannot be parsed). */
+  getUrl(request: TRequest): string;
+  /** Path without query (see `getRequestPathname`), or `null` when the URL cannot be parsed. */
   getPathname(request: TRequest): string | null;
   getMethod(request: TRequest): string;
   /** Header value by lower-case name; `undefined` when absent. */
