@@ -105,6 +105,13 @@ describe('relay channel creation', () => {
 });
 
 describe('relay byte budget', () => {
+  it('refuses settings that could never work', () => {
+    expect(() => createRelayServer({ maxBufferedBytes: 10, maxBodyBytes: 100 })).toThrow(
+      /maxBufferedBytes must be at least maxBodyBytes/,
+    );
+    expect(() => createRelayServer({ createToken: '' })).toThrow(TypeError);
+  });
+
   it('an SSE client that never reads, under concurrent uploads, holds at most maxBufferedBytes', async () => {
     const MiB = 1024 * 1024;
     const { port, relay } = await startRelay({

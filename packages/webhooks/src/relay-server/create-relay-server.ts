@@ -100,6 +100,13 @@ const defaults = {
  */
 export function createRelayServer(options: RelayServerOptions = {}): RelayServer {
   const settings = { ...defaults, ...definedOnly(options) };
+  // Settings that could never work fail at start-up rather than refusing every request.
+  if (settings.maxBufferedBytes < settings.maxBodyBytes) {
+    throw new TypeError('createRelayServer(): maxBufferedBytes must be at least maxBodyBytes');
+  }
+  if (settings.createToken === '') {
+    throw new TypeError('createRelayServer(): createToken must not be empty (leave it unset)');
+  }
   const log = createLogger(options.log);
   const channels = createRelayChannels(settings);
   const memory = createRelayMemory(settings.maxBufferedBytes);
