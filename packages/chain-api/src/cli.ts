@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { ChainConfigError } from './chains/index.js';
 import { createLogger } from './cli/logger.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -97,7 +96,7 @@ main(process.argv.slice(2)).then(
     process.exit(code);
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof ChainConfigError) {
+    if (error instanceof ConfigError) {
       console.error(`sluice-chain: ${error.message}`);
     } else {
       console.error(error);

@@ -1,7 +1,6 @@
-/** Thrown for an unusable environment setting; the message names the variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+import { ConfigError } from './errors/index.js';
+
+export { ConfigError };
 
 /** Everything `sluice-chain` reads from the environment (chains come from RPC_URL_<id>/CHAINS_FILE). */
 export interface AppConfig {
@@ -48,7 +47,7 @@ export function integer(
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    throw new ConfigError(name, `${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return Number(raw);
 }
@@ -57,7 +56,7 @@ export function integer(
 function readFenceMode(env: NodeJS.ProcessEnv): 'auto' | 'on' | 'off' {
   const raw = env.READ_FENCE?.trim().toLowerCase() || 'auto';
   if (raw !== 'auto' && raw !== 'on' && raw !== 'off') {
-    throw new ConfigError(`READ_FENCE must be "auto", "on" or "off", got "${raw}"`);
+    throw new ConfigError('READ_FENCE', `READ_FENCE must be "auto", "on" or "off", got "${raw}"`);
   }
   return raw;
 }
@@ -66,7 +65,10 @@ function readFenceMode(env: NodeJS.ProcessEnv): 'auto' | 'on' | 'off' {
 function invalidationMode(env: NodeJS.ProcessEnv): 'scoped' | 'global' {
   const raw = env.RESPONSE_CACHE_INVALIDATION?.trim().toLowerCase() || 'scoped';
   if (raw !== 'scoped' && raw !== 'global') {
-    throw new ConfigError(`RESPONSE_CACHE_INVALIDATION must be "scoped" or "global", got "${raw}"`);
+    throw new ConfigError(
+      'RESPONSE_CACHE_INVALIDATION',
+      `RESPONSE_CACHE_INVALIDATION must be "scoped" or "global", got "${raw}"`,
+    );
   }
   return raw;
 }
@@ -78,10 +80,13 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} is not a URL`);
+    throw new ConfigError(name, `${name} is not a URL`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    throw new ConfigError(
+      name,
+      `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    );
   }
   return raw;
 }
@@ -95,15 +100,21 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logLevel = env.LOG_LEVEL?.trim() || 'info';
   if (!logLevels.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${logLevel}"`,
+    );
   }
   const cursorSecret = env.CURSOR_SECRET?.trim() || undefined;
   if (cursorSecret !== undefined && cursorSecret.length < 32) {
-    throw new ConfigError('CURSOR_SECRET must be at least 32 characters');
+    throw new ConfigError('CURSOR_SECRET', 'CURSOR_SECRET must be at least 32 characters');
   }
   const trustProxy = (env.TRUST_PROXY ?? '').trim().toLowerCase();
   if (!['', 'true', 'false', '1', '0'].includes(trustProxy)) {
-    throw new ConfigError(`TRUST_PROXY must be true or false, got "${env.TRUST_PROXY}"`);
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `TRUST_PROXY must be true or false, got "${env.TRUST_PROXY}"`,
+    );
   }
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const databaseReadUrls = (env.DATABASE_READ_URL ?? '')
@@ -118,7 +129,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     )
     .filter((entry): entry is string => entry !== undefined);
   if (databaseReadUrls.length > 0 && !databaseUrl) {
-    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary the standbys follow)');
+    throw new ConfigError(
+      'DATABASE_READ_URL',
+      'DATABASE_READ_URL needs DATABASE_URL (the primary the standbys follow)',
+    );
   }
   return {
     port: integer(env, 'PORT', 3100, 0, 65535),

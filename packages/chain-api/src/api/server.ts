@@ -5,6 +5,7 @@ import { type Database, isDatabaseUnavailable, type Queryable } from '@sluice/db
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
+import { ConfigError } from '../errors/index.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { createPriceCoverage } from '../wallets/price-coverage.js';
@@ -271,7 +272,9 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       opts.subscribeStoreChanges ??
       (opts.changeFeed ? subscribeToFeed(opts.changeFeed) : undefined) ??
       ('listen' in opts.db ? listenOnDatabase(opts.db as Database) : undefined);
-    if (!subscribe) throw new Error('responseCache needs a changeFeed or a Database');
+    if (!subscribe) {
+      throw new ConfigError('responseCache', 'responseCache needs a changeFeed or a Database');
+    }
     const started = await startResponseCache(opts.db, opts.responseCache, subscribe);
     ctx.caching = started.caching;
     app.addHook('onClose', async () => {

@@ -25,6 +25,7 @@ export async function resolveChains(
   }
   if (chains.length === 0) {
     throw new ConfigError(
+      'RPC_URL_<chainId>',
       'no chain to index: set RPC_URL_<chainId> (e.g. RPC_URL_1=https://...) or CHAINS_FILE, or run `sluice-chain serve --devnet`',
     );
   }

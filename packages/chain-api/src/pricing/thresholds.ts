@@ -1,3 +1,5 @@
+import { ConfigError } from '../errors/index.js';
+
 /** exclude_spam_tokens drops tokens whose pricing pool holds less than this (USD), per the spec. */
 export const SPAM_POOL_SIZE_USD = 100;
 
@@ -18,17 +20,15 @@ export interface PricingThresholds {
   lowLiquidityUsd: number;
 }
 
-/** Thrown for an unusable threshold setting; names the variable. */
-export class PricingConfigError extends Error {
-  override name = 'PricingConfigError';
-}
+/** The one configuration error, under the name pricing code has always thrown. */
+export { ConfigError as PricingConfigError };
 
 function readUsd(env: NodeJS.ProcessEnv, key: string, fallback: number): number {
   const raw = env[key];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) {
-    throw new PricingConfigError(`${key} must be a non-negative number of USD, got "${raw}"`);
+    throw new ConfigError(key, `${key} must be a non-negative number of USD, got "${raw}"`);
   }
   return value;
 }

@@ -264,7 +264,8 @@ function toRpcError(error: unknown, method: string): RpcError {
     cause?: unknown;
     message?: string;
   };
-  if (e.name === 'AbortError') return new RpcError('aborted', { method, retryable: false });
+  if (e.name === 'AbortError')
+    return new RpcError('aborted', { code: 'RPC_ABORTED', method, retryable: false });
   if (e.name === 'TimeoutError') return new RpcTransportError(method, `timed out`);
   if (e.name === 'ResponseBodyTooLargeError') return new RpcHttpError(method, 413);
   if (typeof e.status === 'number') {
