@@ -73,7 +73,7 @@ async function readChainsFile(path: string): Promise<ChainOverride[]> {
  * chains[0].name; // 'ethereum'
  */
 export async function loadChainConfigs(
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<ChainConfig[]> {
   const overrides = new Map<number, ChainOverride>();
   if (env.CHAINS_FILE?.trim()) {

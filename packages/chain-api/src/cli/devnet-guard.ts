@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DatabaseLockedError, lockFolder } from '@sluice/db';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import { generateApiKey } from '../keys/api-key-format.js';
 
 /** Lock file of a running `serve --devnet` in DATA_DIR; holds the owner's pid. */

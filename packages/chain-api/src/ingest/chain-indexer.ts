@@ -111,6 +111,7 @@ export class ChainIndexer {
       standbyRetryMs: options.standbyRetryMs ?? 1000,
       storeLogs: options.storeLogs ?? 'undecoded',
       readyLagBlocks: options.readyLagBlocks ?? 64,
+      plainProgress: options.plainProgress ?? false,
     };
     this.batchSize = this.opts.batchSize;
     if (!options.rpc && !chain.rpcUrl) {
@@ -149,7 +150,7 @@ export class ChainIndexer {
       paymentTokens: paymentTokensOf(chain),
       traces: false,
     };
-    this.progress = new Progress(this.log, chain.name);
+    this.progress = new Progress(this.log, chain.name, this.opts.plainProgress);
     this.wallets = walletsMode
       ? new WalletsMode(
           db,

@@ -51,6 +51,8 @@ export interface ChainIndexerOptions {
   reconcile?: Partial<ReconcileOptions>;
   /** Wallets-mode tuning (chains with `"mode": "wallets"`). */
   wallets?: Partial<WalletsOptions>;
+  /** Progress as log lines even on a terminal (the configuration's `ci`). */
+  plainProgress?: boolean;
 }
 
 /** The last indexed block of a chain, as stored in `checkpoints`. */

@@ -126,7 +126,7 @@ export interface NftWorker {
  * schedule. It only ever runs short single statements, so it never holds up the API.
  *
  * @example
- * const worker = await startNftWorker({ db, chains, log, ...nftConfigFromEnv(process.env) });
+ * const worker = await startNftWorker({ db, chains, log, ...config.nft });
  * // ...
  * await worker.stop();
  */
