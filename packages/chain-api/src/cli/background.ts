@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/index.js';
 import { startIndexers } from '../ingest/index.js';
 import { startNftWorker } from '../nft/index.js';
 import { startPricing } from '../pricing/index.js';
+import type { NodeClientRegistry } from '../rpc/index.js';
 
 /** The workers behind the API: indexers, pricing and the NFT metadata/spam worker. */
 export interface Background {
@@ -20,8 +21,10 @@ export async function startBackground(opts: {
   /** Metadata server of the local devnet: the only private host the NFT fetcher may reach. */
   devnetMetadataUrl?: string | undefined;
   config: Pick<AppConfig, 'wallets' | 'nft' | 'pricing' | 'ci'>;
+  /** The process's node clients (the caller closes them). */
+  nodes: NodeClientRegistry;
 }): Promise<Background> {
-  const { db, chains, log, config } = opts;
+  const { db, chains, log, config, nodes } = opts;
   const started: { stop(): Promise<void> }[] = [];
   const stopAll = async () => {
     // Consumers of the store first, then the indexer that feeds them.
@@ -41,6 +44,7 @@ export async function startBackground(opts: {
       log: log.child({ worker: 'indexer' }),
       wallets: config.wallets,
       plainProgress: config.ci,
+      nodes,
     });
     started.push(indexers);
     const pricing = await startPricing({
@@ -61,6 +65,7 @@ export async function startBackground(opts: {
       ...nftEnv,
       db,
       chains,
+      nodes,
       log: log.child({ worker: 'nft' }),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
     });

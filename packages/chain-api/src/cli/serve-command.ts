@@ -9,6 +9,7 @@ import { knownChains } from '../chains/index.js';
 import { redisChangeChannel, startChangeRelay } from '../change-feed/redis-change-feed.js';
 import type { AppConfig } from '../config/index.js';
 import { createKeyStore, keysReadThenPrimary } from '../keys/key-store.js';
+import { createNodeClientRegistry } from '../rpc/index.js';
 import type { Background } from './background.js';
 import { printBanner } from './banner.js';
 import { acquireDevnetLock, assertPortFree, loadDevnetDemoKey } from './devnet-guard.js';
@@ -70,6 +71,9 @@ export async function serveCommand(
     }
     const { chains, devnet } = await resolveChains(flags.devnet, config, log);
     if (devnet) cleanups.push(() => devnet.stop());
+    // One transport per node URL for the indexers, the NFT worker and the API's node reads.
+    const nodes = createNodeClientRegistry();
+    cleanups.push(() => nodes.close());
 
     const db: Database = await openStore(config, { devnet: flags.devnet });
     cleanups.push(() => db.close());
@@ -98,6 +102,7 @@ export async function serveCommand(
         chains,
         log,
         config,
+        nodes,
         devnetMetadataUrl: devnet?.metadataUrl,
       });
       cleanups.push(() => background!.stop());
@@ -126,6 +131,7 @@ export async function serveCommand(
       readFence: reads.fence,
       readServers: reads.router ? () => readServersHealth(reads.router!) : undefined,
       chains,
+      nodes,
       wellKnownChains: knownChains,
       statusSource,
       cursorSecret: await loadCursorSecret(db, config.cursorSecret),

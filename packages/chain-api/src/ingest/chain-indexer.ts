@@ -75,7 +75,7 @@ export class ChainIndexer {
   private readonly rpc: RpcClient;
   private readonly lock: LeaderLock;
   private readonly opts: Required<
-    Omit<ChainIndexerOptions, 'rpc' | 'log' | 'rpcOptions' | 'reconcile' | 'wallets'>
+    Omit<ChainIndexerOptions, 'rpc' | 'nodes' | 'log' | 'rpcOptions' | 'reconcile' | 'wallets'>
   >;
   private readonly reconciler: Reconciler;
   private readonly abort = new AbortController();
@@ -117,14 +117,12 @@ export class ChainIndexer {
     if (!options.rpc && !chain.rpcUrl) {
       throw new ConfigError(`RPC_URL_${chain.chainId}`, `chain ${chain.chainId} has no RPC URL`);
     }
+    const rpcOptions = { ...options.rpcOptions, log: this.log, signal: this.abort.signal };
+    const url = chain.rpcUrl as string;
     this.rpc =
       options.rpc ??
-      createRpcClient({
-        ...options.rpcOptions,
-        url: chain.rpcUrl as string,
-        log: this.log,
-        signal: this.abort.signal,
-      });
+      options.nodes?.open(url, rpcOptions) ??
+      createRpcClient({ ...rpcOptions, url });
     this.lock = createLeaderLock(db, chain.chainId);
     this.lock.onLost((reason) => {
       this.caughtUp = false;
