@@ -10,6 +10,7 @@ export interface Queryable {
    * Runs one parameterised statement (`$1`, `$2`, ...).
    *
    * @example
+   * const db = await openDatabase({ dataDir: 'memory://' });
    * const { rows } = await db.query<{ id: number }>('select id from users where id = $1', [7]);
    */
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;

@@ -1,4 +1,4 @@
-// Issue 12.5: receiver memory. A middleware caps the requests it handles at once (429), the body
+// Receiver memory. A middleware caps the requests it handles at once (429), the body
 // bytes they buffer together (503), and how long a body may take (408); memory goes back after
 // a burst. The RSS test runs the receiver in a child process and asserts generous bounds only.
 import { fork } from 'node:child_process';

@@ -70,7 +70,7 @@ async function readChainsFile(path: string): Promise<ChainOverride[]> {
  *
  * @example
  * const chains = await loadChainConfigs({ RPC_URL_1: 'https://eth.example/v2/KEY' });
- * chains[0].name; // 'ethereum'
+ * chains[0]?.name; // 'ethereum'
  */
 export async function loadChainConfigs(
   env: Readonly<Record<string, string | undefined>>,

@@ -5,7 +5,7 @@ import type { Env } from './env-readers.js';
 /** A manual decision about one contract (NFT_SPAM_OVERRIDES). */
 export type ManualClassification = 'spam' | 'not_spam';
 
-/** Worker options that come from the environment (see the README's config table). */
+/** Worker options that come from the environment (see docs/collectibles.md). */
 export interface NftEnvOptions {
   ipfsGateway?: string;
   arweaveGateway?: string;

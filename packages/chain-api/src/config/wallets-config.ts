@@ -1,6 +1,6 @@
 import { type Env, integer } from './env-readers.js';
 
-/** Wallets-mode tuning (environment, see README "Wallets mode"). */
+/** Wallets-mode tuning (environment, see docs/wallets-mode.md). */
 export interface WalletsOptions {
   /** Tracked wallets per chain at most; the least recently requested beyond are evicted. */
   maxWallets: number;

@@ -254,6 +254,7 @@ async function launch(
  * `stop()`, on process exit, and, through a watchdog, even if this process is SIGKILLed.
  *
  * @example
+ * import { createPublicClient, http } from 'viem';
  * const anvil = await startAnvil();
  * const client = createPublicClient({ transport: http(anvil.rpcUrl) });
  * await anvil.stop();

@@ -220,7 +220,7 @@ let memo: Promise<CompiledContracts> | undefined;
  *
  * @example
  * const { WETH9 } = await compileContracts();
- * await wallet.deployContract({ abi: WETH9.abi, bytecode: WETH9.bytecode });
+ * if (WETH9) await wallet.deployContract({ abi: WETH9.abi, bytecode: WETH9.bytecode });
  */
 export function compileContracts(
   opts: {

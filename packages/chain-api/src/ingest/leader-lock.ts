@@ -37,7 +37,7 @@ const inProcess = new WeakMap<object, Set<string>>();
  *
  * @example
  * const lock = createLeaderLock(db, 1);
- * if (await lock.tryAcquire()) startIndexing();
+ * if (await lock.tryAcquire()) await run();
  */
 export function createLeaderLock(db: Database, chainId: number, heartbeatMs = 5_000): LeaderLock {
   if (db.kind !== 'postgres' || !db.pgPool) {

@@ -15,9 +15,6 @@ const STEP = 32;
 /**
  * Walks back from `from` until the node's block hash equals the stored one: that block is the
  * common ancestor of the stored chain and the node's. Headers are fetched 32 at a time.
- *
- * @example
- * const ancestor = await findCommonAncestor(db, rpc, chainId, checkpoint.block);
  */
 export async function findCommonAncestor(
   db: Queryable,

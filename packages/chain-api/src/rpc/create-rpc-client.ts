@@ -76,7 +76,7 @@ type Sender = (body: { id: number; method: string; params: unknown[] }[]) => Pro
  *
  * @example
  * const rpc = createRpcClient({ url: 'http://127.0.0.1:8545', log });
- * const [a, b] = await rpc.batch([{ method: 'eth_getBlockByNumber', params: ['0x1', false] }, ...]);
+ * const [a, b] = await rpc.batch([{ method: 'eth_getBlockByNumber', params: ['0x1', false] }, { method: 'eth_chainId', params: [] }]);
  */
 export function createRpcClient(options: RpcClientOptions): RpcClient {
   const label = redactUrl(options.url);

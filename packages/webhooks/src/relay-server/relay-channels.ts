@@ -53,7 +53,7 @@ export const CHANNEL_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
  * ```ts
  * const channels = createRelayChannels(limits);
  * const channel = channels.create();
- * channels.publish(channel, { event: 'push', deliveryId: 'd1', message });
+ * if (channel) channels.publish(channel, { event: 'push', deliveryId: 'd1', message });
  * ```
  */
 export function createRelayChannels(limits: ChannelLimits) {
