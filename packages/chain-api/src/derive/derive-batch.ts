@@ -5,6 +5,7 @@ import {
   decodeUnindexedTransfer,
   type SelectorRegistry,
 } from '../decode/index.js';
+import { BaseError, InternalError } from '../errors/index.js';
 import { attributeSales, type SaleErc20Transfer, type SaleNftTransfer } from '../nft/sales.js';
 import type { FetchedBlock } from '../rpc/rpc-types.js';
 import type {
@@ -68,7 +69,7 @@ const SUB_SWAP = 1000;
 export function deriveBatch(fetched: readonly FetchedBlock[], ctx: DeriveContext): DerivedBatch {
   const first = fetched[0];
   const last = fetched[fetched.length - 1];
-  if (!first || !last) throw new Error('deriveBatch needs at least one block');
+  if (!first || !last) throw new InternalError('deriveBatch needs at least one block');
   const out = emptyBatch(BigInt(first.block.number), BigInt(last.block.number));
   for (const fb of fetched) deriveBlock(fb, ctx, out);
   return out;
@@ -118,7 +119,11 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
 
   block.transactions.forEach((tx, i) => {
     const receipt = receipts[i];
-    if (!receipt) throw new Error(`missing receipt for tx ${i} of block ${blockNumber}`);
+    if (!receipt) {
+      throw new BaseError(`missing receipt for tx ${i} of block ${blockNumber}`, {
+        code: 'RECEIPT_MISSING',
+      });
+    }
     const txIndex = Number(tx.transactionIndex);
     const txHash = tx.hash.toLowerCase();
     const from = tx.from.toLowerCase();

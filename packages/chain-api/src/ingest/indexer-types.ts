@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { StoreLogs } from '../db/index.js';
 import type { ReconcileOptions, ReconcileStatus } from '../reconcile/index.js';
-import type { RpcClient, RpcClientOptions } from '../rpc/index.js';
+import type { NodeClientRegistry, RpcClient, RpcClientOptions } from '../rpc/index.js';
 import type { WalletsStatus } from '../wallets/wallets-mode.js';
 import type { WalletsOptions } from '../wallets/wallets-options.js';
 
@@ -47,10 +47,14 @@ export interface ChainIndexerOptions {
   rpcOptions?: Partial<Omit<RpcClientOptions, 'url' | 'log' | 'signal'>>;
   /** RPC client (tests inject one); default from `chain.rpcUrl`. */
   rpc?: RpcClient;
+  /** The process's node clients: the default client is opened over the node's shared transport. */
+  nodes?: NodeClientRegistry;
   /** Balance reconciliation with the chain's balanceOf (src/reconcile); on by default. */
   reconcile?: Partial<ReconcileOptions>;
   /** Wallets-mode tuning (chains with `"mode": "wallets"`). */
   wallets?: Partial<WalletsOptions>;
+  /** Progress as log lines even on a terminal (the configuration's `ci`). */
+  plainProgress?: boolean;
 }
 
 /** The last indexed block of a chain, as stored in `checkpoints`. */

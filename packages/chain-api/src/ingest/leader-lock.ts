@@ -1,9 +1,13 @@
 import type { Database, Queryable } from '@sluice/db';
 import pg from 'pg';
+import { BaseError } from '../errors/index.js';
 
 /** This process no longer holds the chain's leader lock: it must not write. */
-export class LeadershipLostError extends Error {
+export class LeadershipLostError extends BaseError<'LEADERSHIP_LOST'> {
   override name = 'LeadershipLostError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'LEADERSHIP_LOST', cause: options.cause });
+  }
 }
 
 /** Exclusive right to index one chain, held while this process lives. */

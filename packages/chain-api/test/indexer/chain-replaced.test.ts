@@ -7,7 +7,7 @@ import { checkpointStatusSource } from '../../src/api/readiness.js';
 import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { resetCommand } from '../../src/cli/reset-command.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { captureLog } from '../support/capture-log.js';
