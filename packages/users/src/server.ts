@@ -96,6 +96,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       https,
       bodyLimit: config.bodyLimit,
       bodyTimeoutMs: config.bodyTimeoutMs,
+      allowedHosts: config.allowedHosts,
+      allowedOrigins: config.allowedOrigins,
+      healthTimeoutMs: config.healthTimeoutMs,
     });
   } catch (err) {
     await db.close();

@@ -1,7 +1,7 @@
+import { escapeHtml, prefersHtml } from '@sluice/html-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
-import { escapeHtml, sendHtmlPage } from '../html/page.js';
-import { prefersHtml } from '../html/prefers-html.js';
+import { sendHtmlPage } from '../html/page.js';
 
 export interface LandingOptions {
   chains: readonly ChainConfig[];

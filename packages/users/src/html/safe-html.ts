@@ -1,22 +1,6 @@
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+import { escapeHtml } from '@sluice/html-kit';
 
-/**
- * Escapes text for HTML element content and double- or single-quoted attribute values.
- *
- * @example
- * escapeHtml('<script>alert(1)</script>'); // '&lt;script&gt;alert(1)&lt;/script&gt;'
- */
-export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
-
-/** Tagged template that escapes every interpolation unless it is already `SafeHtml`. */
+/** Markup the `html` template inserts as it is: built by `html` (so escaped) or trusted. */
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
