@@ -92,6 +92,31 @@ const options = {
   types: ['node'],
 };
 
+/**
+ * Each workspace package's exports mapped to its source, so an example importing
+ * `@sluice/<name>` compiles before anything is built (CI type-checks a fresh clone).
+ */
+function sourcePaths() {
+  const paths = {};
+  const packagesDir = join(root, 'packages');
+  for (const dir of readdirSync(packagesDir)) {
+    let pkg;
+    try {
+      pkg = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+      const types = typeof target === 'object' && target !== null ? target.types : undefined;
+      if (typeof types !== 'string') continue;
+      const source = types.replace(/^\.\/dist\//, './src/').replace(/\.d\.ts$/, '.ts');
+      paths[`${pkg.name}${subpath.slice(1)}`] = [join(packagesDir, dir, source)];
+    }
+  }
+  return paths;
+}
+options.paths = sourcePaths();
+
 const NOT_FOUND = new Set([2304, 2552, 2582, 18004]);
 
 function main() {

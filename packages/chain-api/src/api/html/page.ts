@@ -15,6 +15,7 @@ export const HTML_PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH
  * {@link escapeHtml}) with a strict CSP.
  *
  * @example
+ * import { escapeHtml } from '@sluice/html-kit';
  * return sendHtmlPage(reply, 404, 'Not found', `<p>${escapeHtml(path)}</p>`);
  */
 export function sendHtmlPage(
