@@ -189,7 +189,11 @@ describe('API processes reading from a hot standby while the indexer writes to t
     } finally {
       await admin.query('select pg_wal_replay_resume()');
     }
-    await untilBothServeLatest();
+    // Checked after the wait, so a client that went backwards is reported as such first.
+    const caughtUp = await untilBothServeLatest().then(
+      () => true,
+      () => false,
+    );
     expect(errors.slice(errorsBefore)).toEqual([]);
     const known = new Set(history);
     seen.forEach((all, client) => {
@@ -205,6 +209,7 @@ describe('API processes reading from a hot standby while the indexer writes to t
         ).toBe(true);
       }
     });
+    expect(caughtUp, 'both APIs serve the latest balance').toBe(true);
   });
 
   it('answers from the primary while the standby does not replay, and new keys work at once', async () => {
