@@ -9,6 +9,7 @@ import { knownChains } from '../chains/index.js';
 import { redisChangeChannel, startChangeRelay } from '../change-feed/redis-change-feed.js';
 import type { AppConfig } from '../config.js';
 import { createKeyStore, keysReadThenPrimary } from '../keys/key-store.js';
+import { nftConfigFromEnv } from '../nft/nft-config.js';
 import { walletsOptionsFromEnv } from '../wallets/wallets-options.js';
 import type { Background } from './background.js';
 import { printBanner } from './banner.js';
@@ -120,6 +121,9 @@ export async function serveCommand(
       ? { status: () => background.status() }
       : checkpointStatusSource(reads.db, chains);
 
+    const demoKey = flags.devnet ? await devnetDemoKey(keyStore, config) : undefined;
+    // The image proxy follows the NFT worker's fetch settings (gateways, exempt hosts).
+    const nftEnv = nftConfigFromEnv(env);
     const app = await createApiServer({
       db: reads.db,
       writeDb: apiDb,
@@ -139,12 +143,23 @@ export async function serveCommand(
       responseCache: config.responseCache,
       walletWaitMs: walletsOptionsFromEnv().waitMs,
       exampleWallet: devnet?.manifest.wallets.alice,
+      console: {
+        demoKey,
+        images: {
+          ipfsGateway: nftEnv.ipfsGateway,
+          arweaveGateway: nftEnv.arweaveGateway,
+          allowPrivateHosts: nftEnv.allowPrivateHosts,
+          allowHosts: [
+            ...(nftEnv.allowHosts ?? []),
+            ...(devnet ? [new URL(devnet.metadataUrl).host] : []),
+          ],
+        },
+      },
     });
     // Closing the server first stops new requests while the store is still open for in-flight ones.
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host });
 
-    const demoKey = flags.devnet ? await devnetDemoKey(keyStore, config) : undefined;
     // With the devnet, print the banner once its first backfill is done so the curls answer data.
     if (devnet) await waitUntilReady(statusSource, 120_000);
     printBanner({ app, host, port: config.port, chains, devnet, demoKey });
