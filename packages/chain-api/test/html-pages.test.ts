@@ -1,17 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-harness.js';
+import { browserAvailable, CHROMIUM, CHROMIUM_ARGS } from './support/chromium.js';
 
 /** Landing page, browser 404s and the Swagger UI page, over HTTP and in headless Chromium. */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserAvailable = existsSync(CHROMIUM);
-if (!browserAvailable && process.env.CI === 'true') {
-  throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs Debian's chromium`);
-}
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 let api: TestApi;
@@ -105,14 +101,7 @@ describe.skipIf(!browserAvailable)('in headless Chromium', () => {
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     });
   }, 120_000);
   afterAll(async () => {
