@@ -8,7 +8,7 @@ import { readWorkerQueues, type WorkerQueue } from './worker-queues.js';
 type Support = 'supported' | 'unsupported' | 'unknown';
 
 /** One chain's entry of `GET /v1/console/status`. */
-export interface ChainConsoleStatus extends ChainStatus {
+export interface ChainConsoleStatus extends Omit<ChainStatus, 'reorgs'> {
   eta_seconds: number | null;
   capabilities: {
     traces: Support;
@@ -17,7 +17,7 @@ export interface ChainConsoleStatus extends ChainStatus {
     block_receipts: boolean | null;
   };
   rates: RateSample[];
-  /** Reorgs repaired: not recorded by the indexer yet (null), the console says so. */
+  /** Reorgs the indexer of this process repaired; null where no indexer runs here (API-only). */
   reorgs: { count: number; deepest: number } | null;
   workers: WorkerQueue[];
 }
@@ -139,7 +139,7 @@ export function createConsoleStatus(opts: ConsoleStatusOptions) {
             block_receipts: c ? Boolean(c.blockReceipts) : null,
           },
           rates: window?.samples() ?? [],
-          reorgs: null,
+          reorgs: s.reorgs ?? null,
           workers: queues.get(s.chain_id) ?? [],
         };
       }),
