@@ -20,7 +20,9 @@ export function consoleImageUrlsRoute(opts: { signer: ImageUrlSigner }) {
       {
         config: { errorFormat: 'error' },
         bodyLimit: 1024 * 1024,
+        // Documented in docs/console.md; the OpenAPI document stays the Sim-compatible surface.
         schema: {
+          hide: true,
           tags: ['console'],
           summary: 'Sign image URLs for the image proxy',
           operationId: 'signImageUrls',

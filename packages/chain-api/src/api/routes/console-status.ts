@@ -11,7 +11,9 @@ export function consoleStatusRoute(status: ReturnType<typeof createConsoleStatus
       '/status',
       {
         config: { errorFormat: 'error' },
+        // Documented in docs/console.md; the OpenAPI document stays the Sim-compatible surface.
         schema: {
+          hide: true,
           tags: ['console'],
           summary: 'Indexing progress, rates, node capabilities and worker queues per chain',
           operationId: 'getConsoleStatus',

@@ -17,7 +17,9 @@ export function imageProxyRoute(opts: { signer: ImageUrlSigner; loader: ImageLoa
       '/images/v1/:mac',
       {
         config: { errorFormat: 'error' },
+        // Documented in docs/console.md; the OpenAPI document stays the Sim-compatible surface.
         schema: {
+          hide: true,
           tags: ['console'],
           summary: 'Signed image proxy (token logos, NFT images)',
           operationId: 'getProxiedImage',
