@@ -14,6 +14,11 @@ import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
+import {
+  type ConsoleServerOptions,
+  consolePageOptions,
+  registerConsole,
+} from './console/register-console.js';
 import type { ApiContext, PricingLookups } from './context.js';
 import { createCursorCodec } from './cursor.js';
 import { ApiError, type ErrorFormat, renderError } from './errors.js';
@@ -110,6 +115,8 @@ export interface ApiServerOptions {
    * closes them. Default: the registry's `api` clients.
    */
   rpc?: ReadonlyMap<number, RpcClient>;
+  /** The browser console and wallet explorer (at `/` for browsers) and the image proxy. */
+  console?: ConsoleServerOptions;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -233,16 +240,28 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   await app.register(
     healthRoute({ ...ctx, ping: () => opts.db.ping(), readServers: opts.readServers }),
   );
+  const consolePage = consolePageOptions(opts.console);
   await app.register(
     landingRoute({
       chains: opts.chains,
       version: opts.version ?? '1.0.0',
       exampleWallet: opts.exampleWallet,
+      console: consolePage,
     }),
   );
 
   const verifier = createKeyVerifier(opts.keyStore ?? createKeyStore(opts.db), {
     cacheTtlMs: opts.keyCacheTtlMs,
+  });
+  await registerConsole(app, {
+    page: consolePage,
+    options: opts.console,
+    cursorSecret: opts.cursorSecret,
+    verifier,
+    db: opts.db,
+    chains: opts.chains,
+    statusSource: opts.statusSource,
+    rpc: ctx.rpc,
   });
   await app.register(
     async (v1) => {

@@ -124,6 +124,9 @@ export async function serveCommand(
       ? { status: () => background.status() }
       : checkpointStatusSource(reads.db, chains);
 
+    const demoKey = flags.devnet ? await devnetDemoKey(keyStore, config) : undefined;
+    // The image proxy follows the NFT worker's fetch settings (gateways, exempt hosts).
+    const nftEnv = config.nft;
     const app = await createApiServer({
       db: reads.db,
       writeDb: apiDb,
@@ -144,12 +147,23 @@ export async function serveCommand(
       responseCache: config.responseCache,
       walletWaitMs: config.wallets.waitMs,
       exampleWallet: devnet?.manifest.wallets.alice,
+      console: {
+        demoKey,
+        images: {
+          ipfsGateway: nftEnv.ipfsGateway,
+          arweaveGateway: nftEnv.arweaveGateway,
+          allowPrivateHosts: nftEnv.allowPrivateHosts,
+          allowHosts: [
+            ...(nftEnv.allowHosts ?? []),
+            ...(devnet ? [new URL(devnet.metadataUrl).host] : []),
+          ],
+        },
+      },
     });
     // Closing the server first stops new requests while the store is still open for in-flight ones.
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host });
 
-    const demoKey = flags.devnet ? await devnetDemoKey(keyStore, config) : undefined;
     // With the devnet, print the banner once its first backfill is done so the curls answer data.
     if (devnet) await waitUntilReady(statusSource, 120_000);
     printBanner({ app, host, port: config.port, chains, devnet, demoKey });

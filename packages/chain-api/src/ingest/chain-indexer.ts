@@ -88,6 +88,7 @@ export class ChainIndexer {
   private batchSize: number;
   private head: bigint | null = null;
   private caughtUp = false;
+  private reorgs = { count: 0, deepest: 0 };
   private standbyStatus: StandbyStatus | null = null;
   private lastHeadWrite = 0;
   /** Set when the chain is stopped for good (replaced chain): the error /health shows. */
@@ -217,6 +218,7 @@ export class ChainIndexer {
         leader && !this.halted
           ? {
               reconcile: this.reconciler.status(),
+              reorgs: { ...this.reorgs },
               ...(this.wallets
                 ? {
                     wallets: {
@@ -383,6 +385,12 @@ export class ChainIndexer {
       if (!(error instanceof ReorgTooDeepError)) throw error;
       throw new ChainReplacedError(this.chain.chainId, this.chain.name, error.message);
     });
+    if (next.depth > 0) {
+      this.reorgs = {
+        count: this.reorgs.count + 1,
+        deepest: Math.max(this.reorgs.deepest, next.depth),
+      };
+    }
     this.checkpoint = undefined;
     this.caughtUp = false;
     // Reload the checkpoint (time included) and the pool cache from the restored store.

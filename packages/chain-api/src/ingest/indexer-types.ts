@@ -22,6 +22,8 @@ export interface ChainStatus {
   reconcile?: ReconcileStatus;
   /** Wallets mode (`"mode": "wallets"`, leader only): tracked wallets and backfill progress. */
   wallets?: WalletsStatus;
+  /** Reorgs this process repaired since it started (leader only): how many, the deepest in blocks. */
+  reorgs?: { count: number; deepest: number };
 }
 
 export interface ChainIndexerOptions {
