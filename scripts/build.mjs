@@ -3,9 +3,10 @@
 // (@sluice/db before the packages that import its types), and skips a package whose dist is
 // newer than its sources, its tsconfigs and the builds it depends on. tsc itself is incremental
 // (dist/.tsbuildinfo), so a package that does rebuild only re-checks what changed.
-// `--force` rebuilds everything.
+// `--force` rebuilds everything. A bundled package (Vite: packages/console) has no tsc build info;
+// this script keeps an empty stamp file of that name in its dist instead.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -57,6 +58,8 @@ for (const pkg of order) {
     newest(join(pkg.cwd, 'src')),
     newest(join(pkg.cwd, 'package.json')),
     newest(join(pkg.cwd, 'tsconfig.build.json')),
+    newest(join(pkg.cwd, 'index.html')),
+    newest(join(pkg.cwd, 'vite.config.ts')),
     newest(join(root, 'tsconfig.base.json')),
     ...pkg.deps.map((dep) => builtAt.get(dep) ?? 0),
   );
@@ -79,7 +82,9 @@ for (const pkg of order) {
   const now = new Date();
   try {
     utimesSync(stamp, now, now);
-  } catch {}
+  } catch {
+    writeFileSync(stamp, '');
+  }
   builtAt.set(pkg.name, newest(stamp));
   process.stdout.write(`[build] ${pkg.name} in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
 }

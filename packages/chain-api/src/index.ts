@@ -30,9 +30,11 @@ export type {
 export { type ApiServerOptions, createApiServer } from './api/server.js';
 export type { ChainConfig } from './chains/index.js';
 export { knownChains, loadChainConfigs } from './chains/index.js';
-export { type AppConfig, ConfigError, loadConfig } from './config.js';
+export { type AppConfig, ConfigError, loadConfig } from './config/index.js';
+export { BaseError, errorCodes, InternalError, isRetryable } from './errors/index.js';
 export { generateApiKey, hashApiKey } from './keys/api-key-format.js';
 export { type ApiKeyRecord, createKeyStore, type KeyStore } from './keys/key-store.js';
+export { createNodeClientRegistry, type NodeClientRegistry } from './rpc/index.js';
 export {
   type ChainStoreChange,
   parseStoreChange,

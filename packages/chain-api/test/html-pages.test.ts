@@ -1,17 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-harness.js';
+import { browserAvailable, CHROMIUM, CHROMIUM_ARGS } from './support/chromium.js';
 
 /** Landing page, browser 404s and the Swagger UI page, over HTTP and in headless Chromium. */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserAvailable = existsSync(CHROMIUM);
-if (!browserAvailable && process.env.CI === 'true') {
-  throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs Debian's chromium`);
-}
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 let api: TestApi;
@@ -40,8 +36,8 @@ describe('landing page and 404s', () => {
     }
   });
 
-  it('GET / answers a browser with an HTML page linking docs, health and examples', async () => {
-    const res = await api.get('/', { accept: BROWSER_ACCEPT });
+  it('/start answers a browser with an HTML page linking docs, health and examples', async () => {
+    const res = await api.get('/start', { accept: BROWSER_ACCEPT });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -51,6 +47,27 @@ describe('landing page and 404s', () => {
     }
     expect(html).toContain('/v1/evm/balances/');
     expect(html).not.toContain(api.key);
+  });
+
+  it('GET / answers a browser with the console page (own scripts only; links work without them)', async () => {
+    const res = await api.get('/', { accept: BROWSER_ACCEPT });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    const html = await res.text();
+    expect(html).toContain('<div id="app">');
+    for (const link of [
+      'href="/docs"',
+      'href="/health"',
+      'href="/openapi.json"',
+      'href="/start"',
+    ]) {
+      expect(html).toContain(link);
+    }
+    expect(html).not.toContain(api.key);
+    expect(html).not.toContain('sluice-demo-key');
   });
 
   it('unknown paths: JSON for API clients, an HTML page for browsers (input escaped)', async () => {
@@ -84,14 +101,7 @@ describe.skipIf(!browserAvailable)('in headless Chromium', () => {
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     });
   }, 120_000);
   afterAll(async () => {
@@ -124,9 +134,9 @@ describe.skipIf(!browserAvailable)('in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('the landing page and a 404 render without console errors', async () => {
+  it('the getting-started page and a 404 render without console errors', async () => {
     for (const [path, code] of [
-      ['/', 200],
+      ['/start', 200],
       ['/nonexistent', 404],
     ] as const) {
       const { page, errors, status } = await visit(path);

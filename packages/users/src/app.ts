@@ -2,12 +2,13 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { isDatabaseUnavailable } from '@sluice/db';
+import { prefersHtml } from '@sluice/html-kit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { toUsersError, UsersError } from './errors.js';
 import { renderErrorPage, renderNotFoundPage } from './html/info-pages.js';
 import { bodyDeadline } from './http/body-deadline.js';
 import { parseJsonBody } from './http/parse-json-body.js';
-import { prefersHtml } from './http/prefers-html.js';
+import { requestOriginGuard } from './http/request-origin-guard.js';
 import { addRoutes } from './routes/add.js';
 import { assetRoutes } from './routes/assets.js';
 import { byIdRoutes } from './routes/by-id.js';
@@ -30,6 +31,15 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Longest wait for a request body after its headers, in ms (default 5000); then 408. */
   bodyTimeoutMs?: number;
+  /**
+   * Hostnames the `Host` header may name (no port), or `'*'` for any. Default: localhost names
+   * (`loadConfig` adds the listen address and `ALLOWED_HOSTS`).
+   */
+  allowedHosts?: readonly string[] | '*';
+  /** Other origins trusted to send state-changing requests (default none). */
+  allowedOrigins?: readonly string[];
+  /** Longest `/health` waits for the database before answering 503, in ms (default 1500). */
+  healthTimeoutMs?: number;
 }
 
 /**
@@ -66,6 +76,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Error bodies may echo input; never let a browser sniff them into something else.
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
+  });
+
+  requestOriginGuard(app, {
+    allowedHosts: options.allowedHosts ?? ['localhost', '127.0.0.1', '::1'],
+    allowedOrigins: options.allowedOrigins ?? [],
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -129,7 +144,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const context: RouteContext = { store: options.store, databaseKind: options.databaseKind };
+  const context: RouteContext = {
+    store: options.store,
+    databaseKind: options.databaseKind,
+    healthTimeoutMs: options.healthTimeoutMs ?? 1_500,
+  };
   await app.register(assetRoutes);
   await app.register(healthRoutes, context);
   await app.register(usersRoutes, context);

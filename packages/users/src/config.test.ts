@@ -23,7 +23,39 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TLS_KEY_FILE: 'k' })).toThrow(/TLS_CERT_FILE is not/);
   });
 
+  it('allows the listen address and localhost names as Host by default, plus ALLOWED_HOSTS', () => {
+    expect(loadConfig({}).allowedHosts).toEqual(['localhost', '127.0.0.1', '::1']);
+    expect(loadConfig({ HOST: 'users.internal' }).allowedHosts).toContain('users.internal');
+    expect(loadConfig({ HOST: '[::1]' }).allowedHosts).toEqual(['localhost', '127.0.0.1', '::1']);
+    // A wildcard listen address means every local address.
+    expect(loadConfig({ HOST: '0.0.0.0' }).allowedHosts).toEqual(
+      expect.arrayContaining(['localhost', '127.0.0.1']),
+    );
+    expect(loadConfig({ ALLOWED_HOSTS: 'Users.Example.com, [fd00::1]' }).allowedHosts).toEqual([
+      'localhost',
+      '127.0.0.1',
+      '::1',
+      'users.example.com',
+      'fd00::1',
+    ]);
+    expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toBe('*');
+  });
+
+  it('reads trusted origins', () => {
+    expect(loadConfig({}).allowedOrigins).toEqual([]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://Admin.example.com, http://localhost:8080/' })
+        .allowedOrigins,
+    ).toEqual(['https://admin.example.com', 'http://localhost:8080']);
+  });
+
   it.each([
+    [{ ALLOWED_HOSTS: 'example.com:3000' }, /ALLOWED_HOSTS.*without a port/],
+    [{ ALLOWED_HOSTS: 'http://example.com' }, /ALLOWED_HOSTS/],
+    [{ ALLOWED_ORIGINS: 'admin.example.com' }, /ALLOWED_ORIGINS/],
+    [{ ALLOWED_ORIGINS: 'https://admin.example.com/path' }, /ALLOWED_ORIGINS/],
+    [{ ALLOWED_ORIGINS: 'ftp://admin.example.com' }, /ALLOWED_ORIGINS/],
+    [{ HEALTH_TIMEOUT_MS: '10' }, /HEALTH_TIMEOUT_MS/],
     [{ PORT: 'http' }, /PORT/],
     [{ PORT: '-1' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],

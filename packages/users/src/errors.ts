@@ -11,6 +11,11 @@ export const errorCatalogue = {
   USERS_FORBIDDEN_KEY: { statusCode: 400, message: 'Body contains a forbidden key' },
   USERS_ID_MISMATCH: { statusCode: 400, message: 'Body id differs from the path id' },
   USERS_BAD_REQUEST: { statusCode: 400, message: 'Bad request' },
+  USERS_CROSS_SITE: {
+    statusCode: 403,
+    message: 'Cross-site request refused: changes are only accepted from this service',
+  },
+  USERS_HOST_NOT_ALLOWED: { statusCode: 403, message: 'Host not allowed' },
   USERS_NOT_FOUND: { statusCode: 404, message: 'User not found' },
   USERS_ROUTE_NOT_FOUND: { statusCode: 404, message: 'Route not found' },
   USERS_METHOD_NOT_ALLOWED: { statusCode: 405, message: 'Method not allowed' },
@@ -28,6 +33,7 @@ export type ErrorCode = keyof typeof errorCatalogue;
 /** Standard reason phrases for the statuses the catalogue uses. */
 const reasonPhrases: Record<number, string> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',

@@ -82,6 +82,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: config.databaseUrl,
     dataDir: config.dataDir,
     applicationName: 'sluice-users',
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
   });
   let app: FastifyInstance;
   try {
@@ -94,6 +96,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       https,
       bodyLimit: config.bodyLimit,
       bodyTimeoutMs: config.bodyTimeoutMs,
+      allowedHosts: config.allowedHosts,
+      allowedOrigins: config.allowedOrigins,
+      healthTimeoutMs: config.healthTimeoutMs,
     });
   } catch (err) {
     await db.close();

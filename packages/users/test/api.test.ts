@@ -1,7 +1,7 @@
 import { type Database, migrate, openDatabase } from '@sluice/db';
 import type { TestDatabase } from '@sluice/db/testing';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { userMigrations } from '../src/store/migrations.js';
 import { createSqlUserStore } from '../src/store/sql-user-store.js';
@@ -60,6 +60,18 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     await t?.drop();
   });
 
+  // Every test starts from an empty table and creates what it reads, so none depends on another
+  // having run (or on the order they run in).
+  beforeEach(async () => {
+    await t.db.query('delete from users');
+  });
+
+  const createUsers = async (...ids: number[]) => {
+    for (const id of ids) {
+      expect((await post({ id, name: `user ${id}`, pro: 'tester' })).status).toBe(201);
+    }
+  };
+
   it('runs migrations idempotently', async () => {
     expect(await migrate(t.db, userMigrations)).toEqual([]);
   });
@@ -69,9 +81,7 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([]);
     expect(res.headers.get('x-total-count')).toBe('0');
-    for (const id of [5, 3, 1, 4, 2]) {
-      expect((await post({ id, name: `user ${id}`, pro: 'tester' })).status).toBe(201);
-    }
+    await createUsers(5, 3, 1, 4, 2);
     res = await fetch(`${base}/users`);
     const all = (await res.json()) as UserBody[];
     expect(all.map((u) => u.id)).toEqual([1, 2, 3, 4, 5]);
@@ -95,6 +105,7 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
   });
 
   it('revalidates cached pages: ETag/304, and writes from elsewhere show up at once', async () => {
+    await createUsers(1, 2, 3, 4, 5);
     const first = await fetch(`${base}/users`);
     const etag = first.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"v\d+-100-0"$/);
@@ -225,6 +236,7 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
   });
 
   it('refuses __proto__, constructor and prototype keys without touching any prototype', async () => {
+    await createUsers(100);
     const bodies = [
       '{"id": 950, "name": "a", "pro": "b", "__proto__": {"polluted": true}}',
       '{"id": 950, "name": "a", "pro": "b", "constructor": {"prototype": {"polluted": true}}}',
@@ -246,9 +258,11 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await fetch(`${base}/950`)).status).toBe(404);
+    expect(await (await fetch(`${base}/100`)).json()).toMatchObject({ name: 'user 100' });
   });
 
   it('answers 415 to other content types and 413 to large bodies', async () => {
+    await createUsers(100);
     for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) {
       const err = await expectError(
         await post('id=1', { 'content-type': type }),
@@ -265,6 +279,8 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     const big = JSON.stringify({ id: 960, name: 'x'.repeat(20_000), pro: 'p' });
     await expectError(await post(big), 413, 'USERS_BODY_TOO_LARGE');
     await expectError(await put('/100', big), 413, 'USERS_BODY_TOO_LARGE');
+    expect((await fetch(`${base}/960`)).status).toBe(404);
+    expect(await (await fetch(`${base}/100`)).json()).toMatchObject({ name: 'user 100' });
   });
 
   it('answers 409 to a duplicate id and keeps the first record', async () => {
@@ -292,7 +308,10 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
   });
 
   it('gets a user by id: 200, 404, 400 on malformed ids', async () => {
-    expect((await fetch(`${base}/100`)).status).toBe(200);
+    await createUsers(100);
+    const res = await fetch(`${base}/100`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: 100, name: 'user 100', pro: 'tester' });
     await expectError(await fetch(`${base}/424242`), 404, 'USERS_NOT_FOUND');
     for (const id of ['abc', '0', '-1', '1.5', '1e3', '99999999999999999', '%20', '0x10']) {
       await expectError(await fetch(`${base}/${id}`), 400, 'USERS_INVALID_ID');
@@ -403,6 +422,8 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
     // The JSON API keeps the text as given.
     const json = (await (await fetch(`${base}/160`)).json()) as UserBody;
     expect(json.name).toBe(evil);
+    // Enough rows for a previous and a next page around offset 2.
+    await createUsers(161, 162, 163, 164);
     const paged = await fetch(`${base}/users?limit=2&offset=2`, {
       headers: { accept: 'text/html' },
     });
@@ -500,16 +521,24 @@ describe.each(['pglite', 'postgres'] as const)('users API on %s', (kind) => {
   });
 
   it('answers 503 on /health and a JSON 5xx without internals once the database is gone', async () => {
-    await t.db.close();
-    const health = await fetch(`${base}/health`);
-    expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({ status: 'unavailable', database: kind });
-    const res = await fetch(`${base}/100`);
-    expect(res.status).toBeGreaterThanOrEqual(500);
-    const body = (await res.json()) as ErrorBody;
-    expect(body.message).toMatch(/^(Internal server error|Database unavailable)$/);
-    expect(JSON.stringify(body)).not.toMatch(/stack|pool|PGlite/i);
-  });
+    // Its own app and database: closing the shared one would break every test that runs after.
+    const own = await startTestApp(kind);
+    try {
+      await own.t.db.close();
+      const health = await fetch(`${own.base}/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: 'unavailable', database: kind });
+      const res = await fetch(`${own.base}/100`);
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      const body = (await res.json()) as ErrorBody;
+      expect(body.message).toMatch(/^(Internal server error|Database unavailable)$/);
+      expect(JSON.stringify(body)).not.toMatch(/stack|pool|PGlite/i);
+    } finally {
+      await own.app.close();
+      await own.t.drop();
+    }
+    // A fresh PGlite folder takes a while to initialise on a loaded machine.
+  }, 120_000);
 });
 
 describe('users API with its database unreachable', () => {

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { type AppOptions, buildApp } from '../src/app.js';
 import { userMigrations } from '../src/store/migrations.js';
 import { createSqlUserStore } from '../src/store/sql-user-store.js';
 
@@ -98,6 +99,7 @@ export async function startCli(
 /** The app on a fresh test database (own schema or PGlite folder), listening on an ephemeral port. */
 export async function startTestApp(
   kind: 'pglite' | 'postgres',
+  options: Partial<AppOptions> = {},
 ): Promise<{ t: TestDatabase; app: FastifyInstance; base: string }> {
   const t = await createTestDatabase(kind);
   await migrate(t.db, userMigrations);
@@ -105,9 +107,30 @@ export async function startTestApp(
     store: createSqlUserStore(t.db),
     databaseKind: t.db.kind,
     logger: false,
+    ...options,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return { t, app, base };
+}
+
+/**
+ * Writes `raw` (request line, headers and maybe part of a body) on a new connection to `base`,
+ * and resolves with everything received once the server closes it, and how long that took.
+ */
+export async function sendRaw(
+  base: string,
+  raw: string,
+): Promise<{ received: string; ms: number }> {
+  const socket = connect(Number(new URL(base).port), '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += chunk;
+  });
+  const closed = once(socket, 'close');
+  const start = Date.now();
+  socket.write(raw);
+  await closed;
+  return { received, ms: Date.now() - start };
 }

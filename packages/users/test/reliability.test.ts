@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, migrate, openDatabase } from '@sluice/db';
@@ -14,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { userMigrations } from '../src/store/migrations.js';
 import { createSqlUserStore } from '../src/store/sql-user-store.js';
-import { type CliProcess, runCliToExit, startCli } from './helpers.js';
+import { type CliProcess, runCliToExit, sendRaw, startCli } from './helpers.js';
 
 // Faults an operator meets: a second process on one PGlite folder, a killed process, a stalled
 // client body, a frozen database, a PostgreSQL restart. Child processes start slowly on 2 cores.
@@ -161,16 +160,10 @@ describe('PostgreSQL faults', () => {
   });
 
   it('answers 408 and closes a connection whose body is shorter than its Content-Length', async () => {
-    const socket = connect(Number(new URL(base).port), '127.0.0.1');
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk;
-    });
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(
-      'POST /add HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":9',
+    const { received } = await sendRaw(
+      base,
+      'POST /add HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":9',
     );
-    await closed;
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     expect(received).toContain('USERS_REQUEST_TIMEOUT');
     expect((await fetch(`${base}/9`)).status).toBe(404);

@@ -2,22 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import { type Database, isDatabaseUnavailable, type Queryable } from '@sluice/db';
+import { escapeHtml, prefersHtml } from '@sluice/html-kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
+import { ConfigError } from '../errors/index.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
+import { createNodeClientRegistry, type NodeClientRegistry } from '../rpc/node-client-registry.js';
 import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
+import {
+  type ConsoleServerOptions,
+  consolePageOptions,
+  registerConsole,
+} from './console/register-console.js';
 import type { ApiContext, PricingLookups } from './context.js';
 import { createCursorCodec } from './cursor.js';
 import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
-import { escapeHtml, sendHtmlPage } from './html/page.js';
-import { prefersHtml } from './html/prefers-html.js';
-import { createNodeClients } from './node-clients.js';
+import { sendHtmlPage } from './html/page.js';
+import { apiNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
 import type { ReadDb } from './queries/prepared-query.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
@@ -96,13 +103,20 @@ export interface ApiServerOptions {
   walletWaitMs?: number;
   /** Wallet of the landing page's example requests (the devnet demo wallet under `npm start`). */
   exampleWallet?: string;
-  /** Node reads for balances at past blocks; default: each chain's `rpcUrl`. */
+  /**
+   * The process's node clients (the caller closes them). Default: a registry of the server's
+   * own, closed with it.
+   */
+  nodes?: NodeClientRegistry;
+  /** Node reads for balances at past blocks; default: the registry's `history` clients. */
   pastState?: PastStateReader;
   /**
    * JSON-RPC clients per chain id for reads at the indexed head (DeFi positions); the caller
-   * closes them. Default: clients over each chain's `rpcUrl`, closed with the server.
+   * closes them. Default: the registry's `api` clients.
    */
   rpc?: ReadonlyMap<number, RpcClient>;
+  /** The browser console and wallet explorer (at `/` for browsers) and the image proxy. */
+  console?: ConsoleServerOptions;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -133,6 +147,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('apiKey', null);
 
+  const ownNodes = opts.nodes ? undefined : createNodeClientRegistry();
+  const nodes = opts.nodes ?? (ownNodes as NodeClientRegistry);
   const ctx: ApiContext = {
     db: opts.db,
     writeDb: opts.writeDb ?? opts.db,
@@ -142,8 +158,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     lowLiquidityUsd: opts.lowLiquidityUsd ?? 10_000,
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
-    pastState: opts.pastState ?? createPastStateReader(),
-    rpc: opts.rpc,
+    pastState: opts.pastState ?? createPastStateReader(nodes),
+    rpc: opts.rpc ?? apiNodeClients(nodes, opts.chains),
     wallets: opts.chains.some((c) => c.mode === 'wallets')
       ? createWalletGate(opts.writeDb ?? opts.db, opts.chains, {
           waitMs: opts.walletWaitMs ?? 10_000,
@@ -154,11 +170,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.addHook('onClose', async () => {
     await ctx.pastState?.close();
   });
-  if (!ctx.rpc) {
-    const nodes = createNodeClients(opts.chains);
-    ctx.rpc = nodes.clients;
-    app.addHook('onClose', () => nodes.close());
-  }
+  if (ownNodes) app.addHook('onClose', () => ownNodes.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -228,16 +240,28 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   await app.register(
     healthRoute({ ...ctx, ping: () => opts.db.ping(), readServers: opts.readServers }),
   );
+  const consolePage = consolePageOptions(opts.console);
   await app.register(
     landingRoute({
       chains: opts.chains,
       version: opts.version ?? '1.0.0',
       exampleWallet: opts.exampleWallet,
+      console: consolePage,
     }),
   );
 
   const verifier = createKeyVerifier(opts.keyStore ?? createKeyStore(opts.db), {
     cacheTtlMs: opts.keyCacheTtlMs,
+  });
+  await registerConsole(app, {
+    page: consolePage,
+    options: opts.console,
+    cursorSecret: opts.cursorSecret,
+    verifier,
+    db: opts.db,
+    chains: opts.chains,
+    statusSource: opts.statusSource,
+    rpc: ctx.rpc,
   });
   await app.register(
     async (v1) => {
@@ -271,7 +295,9 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       opts.subscribeStoreChanges ??
       (opts.changeFeed ? subscribeToFeed(opts.changeFeed) : undefined) ??
       ('listen' in opts.db ? listenOnDatabase(opts.db as Database) : undefined);
-    if (!subscribe) throw new Error('responseCache needs a changeFeed or a Database');
+    if (!subscribe) {
+      throw new ConfigError('responseCache', 'responseCache needs a changeFeed or a Database');
+    }
     const started = await startResponseCache(opts.db, opts.responseCache, subscribe);
     ctx.caching = started.caching;
     app.addHook('onClose', async () => {

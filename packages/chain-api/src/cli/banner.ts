@@ -27,6 +27,8 @@ export function printBanner(opts: {
     ...(opts.devnet ? [`  devnet RPC: ${opts.devnet.rpcUrl}`] : []),
     `  docs:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  health: ${base}/health`,
+    `  console: ${base}/   (in a browser: indexing progress, nodes, workers)`,
+    `  explorer: ${base}/explorer/${wallet}`,
     opts.demoKey
       ? `  API key: ${opts.demoKey}`
       : '  API key: create one with `sluice-chain keys create`',

@@ -13,6 +13,7 @@ import {
   resolveApprovalStandards,
   type TokenMetadata,
 } from '../derive/index.js';
+import { BaseError, ConfigError } from '../errors/index.js';
 import { paymentTokensOf } from '../nft/sales.js';
 import { type BatchReads, Reconciler } from '../reconcile/index.js';
 import { handleReorg, ReorgTooDeepError } from '../reorg/index.js';
@@ -40,6 +41,7 @@ import { createLeaderLock, type LeaderLock, LeadershipLostError } from './leader
 import { loadPools } from './load-pools.js';
 import { Progress } from './progress.js';
 import { resetChainData } from './reset-chain.js';
+import { classifyStepFailure } from './step-failure.js';
 
 export type { ChainIndexerOptions, ChainStatus, IndexStats } from './indexer-types.js';
 
@@ -74,7 +76,7 @@ export class ChainIndexer {
   private readonly rpc: RpcClient;
   private readonly lock: LeaderLock;
   private readonly opts: Required<
-    Omit<ChainIndexerOptions, 'rpc' | 'log' | 'rpcOptions' | 'reconcile' | 'wallets'>
+    Omit<ChainIndexerOptions, 'rpc' | 'nodes' | 'log' | 'rpcOptions' | 'reconcile' | 'wallets'>
   >;
   private readonly reconciler: Reconciler;
   private readonly abort = new AbortController();
@@ -87,6 +89,7 @@ export class ChainIndexer {
   private batchSize: number;
   private head: bigint | null = null;
   private caughtUp = false;
+  private reorgs = { count: 0, deepest: 0 };
   private standbyStatus: StandbyStatus | null = null;
   private lastHeadWrite = 0;
   /** Set when the chain is stopped for good (replaced chain): the error /health shows. */
@@ -110,17 +113,18 @@ export class ChainIndexer {
       standbyRetryMs: options.standbyRetryMs ?? 1000,
       storeLogs: options.storeLogs ?? 'undecoded',
       readyLagBlocks: options.readyLagBlocks ?? 64,
+      plainProgress: options.plainProgress ?? false,
     };
     this.batchSize = this.opts.batchSize;
-    if (!options.rpc && !chain.rpcUrl) throw new Error(`chain ${chain.chainId} has no RPC URL`);
+    if (!options.rpc && !chain.rpcUrl) {
+      throw new ConfigError(`RPC_URL_${chain.chainId}`, `chain ${chain.chainId} has no RPC URL`);
+    }
+    const rpcOptions = { ...options.rpcOptions, log: this.log, signal: this.abort.signal };
+    const url = chain.rpcUrl as string;
     this.rpc =
       options.rpc ??
-      createRpcClient({
-        ...options.rpcOptions,
-        url: chain.rpcUrl as string,
-        log: this.log,
-        signal: this.abort.signal,
-      });
+      options.nodes?.open(url, rpcOptions) ??
+      createRpcClient({ ...rpcOptions, url });
     this.lock = createLeaderLock(db, chain.chainId);
     this.lock.onLost((reason) => {
       this.caughtUp = false;
@@ -146,7 +150,7 @@ export class ChainIndexer {
       paymentTokens: paymentTokensOf(chain),
       traces: false,
     };
-    this.progress = new Progress(this.log, chain.name);
+    this.progress = new Progress(this.log, chain.name, this.opts.plainProgress);
     this.wallets = walletsMode
       ? new WalletsMode(
           db,
@@ -215,6 +219,7 @@ export class ChainIndexer {
         leader && !this.halted
           ? {
               reconcile: this.reconciler.status(),
+              reorgs: { ...this.reorgs },
               ...(this.wallets
                 ? {
                     wallets: {
@@ -237,7 +242,9 @@ export class ChainIndexer {
    */
   async indexToHead(): Promise<IndexStats> {
     if (!(await this.lock.tryAcquire()))
-      throw new Error(`chain ${this.chain.chainId} is locked by another indexer`);
+      throw new BaseError(`chain ${this.chain.chainId} is locked by another indexer`, {
+        code: 'LEADER_LOCK_HELD',
+      });
     for (;;) {
       try {
         if (!this.checkpoint) await this.init();
@@ -291,11 +298,12 @@ export class ChainIndexer {
         failures = 0;
       } catch (error) {
         if (signal.aborted) break;
-        if (error instanceof ChainReplacedError) {
-          if (await this.onReplaced(error)) continue;
+        const failure = classifyStepFailure(error);
+        if (failure.action === 'halt') {
+          if (await this.onReplaced(failure.error)) continue;
           return;
         }
-        if (error instanceof LeadershipLostError) {
+        if (failure.action === 'standby') {
           this.checkpoint = undefined; // standby now; the new leader owns the store
           this.caughtUp = false;
           // Give the standbys (polling every standbyRetryMs) the first chance to take over.
@@ -303,7 +311,9 @@ export class ChainIndexer {
           continue;
         }
         failures++;
-        this.log.warn({ err: errMsg(error), failures }, 'indexer step failed; retrying');
+        const fields = { err: errMsg(error), code: failure.code, failures };
+        if (failure.retryable) this.log.warn(fields, 'indexer step failed; retrying');
+        else this.log.error(fields, 'indexer step failed (not retryable); retrying');
         this.checkpoint = undefined; // reload state from the store
         await sleep(backoffDelay(Math.min(failures, 6), 250), signal).catch(() => {});
       }
@@ -314,8 +324,9 @@ export class ChainIndexer {
   private async init(): Promise<void> {
     const chainIdHex = await this.rpc.request<string>('eth_chainId', []);
     if (Number(BigInt(chainIdHex)) !== this.chain.chainId) {
-      throw new Error(
+      throw new BaseError(
         `RPC serves chain ${Number(BigInt(chainIdHex))}, expected ${this.chain.chainId}`,
+        { code: 'CHAIN_ID_MISMATCH' },
       );
     }
     // Probed at every start (never trusted from the store): a wrong answer must not persist.
@@ -375,6 +386,12 @@ export class ChainIndexer {
       if (!(error instanceof ReorgTooDeepError)) throw error;
       throw new ChainReplacedError(this.chain.chainId, this.chain.name, error.message);
     });
+    if (next.depth > 0) {
+      this.reorgs = {
+        count: this.reorgs.count + 1,
+        deepest: Math.max(this.reorgs.deepest, next.depth),
+      };
+    }
     this.checkpoint = undefined;
     this.caughtUp = false;
     // Reload the checkpoint (time included) and the pool cache from the restored store.
@@ -383,14 +400,15 @@ export class ChainIndexer {
     this.poolBootstrap?.invalidate();
     this.tokenStandards.clear();
     await this.reconciler.init((this.caps as ChainCapabilities).multicall3, this.checkpoint.block);
-    if (this.checkpoint.block !== next.block) throw new Error('checkpoint moved during rollback');
+    if (this.checkpoint.block !== next.block)
+      throw new CheckpointConflictError('checkpoint moved during rollback');
   }
 
   /**
    * The node serves another chain than the store: re-index from scratch when configured (true:
    * keep going), else stop this chain with one clear error (false). Never a retry loop.
    */
-  private async onReplaced(error: ChainReplacedError): Promise<boolean> {
+  private async onReplaced(error: Error): Promise<boolean> {
     this.checkpoint = undefined;
     this.caughtUp = false;
     if (this.chain.onReplaced === 'reindex') {

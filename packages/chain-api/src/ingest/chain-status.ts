@@ -17,8 +17,8 @@ export interface IndexerState {
   caughtUp: boolean;
   rpcOk: boolean;
   readyLagBlocks: number;
-  /** Leader-only sections (reconciliation, wallets mode). */
-  extra: Pick<ChainStatus, 'reconcile' | 'wallets'>;
+  /** Leader-only sections (reconciliation, wallets mode, reorgs repaired). */
+  extra: Pick<ChainStatus, 'reconcile' | 'wallets' | 'reorgs'>;
   now: number;
 }
 

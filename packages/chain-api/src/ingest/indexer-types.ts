@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ReconcileOptions, ReconcileStatus } from '../reconcile/index.js';
-import type { RpcClient, RpcClientOptions } from '../rpc/index.js';
+import type { NodeClientRegistry, RpcClient, RpcClientOptions } from '../rpc/index.js';
 import type { StoreLogs } from '../store/index.js';
 import type { WalletsStatus } from '../wallets/wallets-mode.js';
 import type { WalletsOptions } from '../wallets/wallets-options.js';
@@ -22,6 +22,8 @@ export interface ChainStatus {
   reconcile?: ReconcileStatus;
   /** Wallets mode (`"mode": "wallets"`, leader only): tracked wallets and backfill progress. */
   wallets?: WalletsStatus;
+  /** Reorgs this process repaired since it started (leader only): how many, the deepest in blocks. */
+  reorgs?: { count: number; deepest: number };
 }
 
 export interface ChainIndexerOptions {
@@ -47,10 +49,14 @@ export interface ChainIndexerOptions {
   rpcOptions?: Partial<Omit<RpcClientOptions, 'url' | 'log' | 'signal'>>;
   /** RPC client (tests inject one); default from `chain.rpcUrl`. */
   rpc?: RpcClient;
+  /** The process's node clients: the default client is opened over the node's shared transport. */
+  nodes?: NodeClientRegistry;
   /** Balance reconciliation with the chain's balanceOf (src/reconcile); on by default. */
   reconcile?: Partial<ReconcileOptions>;
   /** Wallets-mode tuning (chains with `"mode": "wallets"`). */
   wallets?: Partial<WalletsOptions>;
+  /** Progress as log lines even on a terminal (the configuration's `ci`). */
+  plainProgress?: boolean;
 }
 
 /** The last indexed block of a chain, as stored in `checkpoints`. */

@@ -1,3 +1,4 @@
+export { type NftEnvOptions, nftConfigFromEnv } from '../config/nft-config.js';
 export { nftMigrations } from '../store/nft/nft-migrations.js';
 export { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
 export {
@@ -10,7 +11,6 @@ export {
 } from './errors.js';
 export { defaultGateways, type Gateways, normalizeGateways } from './gateways.js';
 export { loadMetadata } from './load-metadata.js';
-export { type NftEnvOptions, nftConfigFromEnv } from './nft-config.js';
 export {
   type NftAttribute,
   type NormalizedMetadata,

@@ -9,10 +9,8 @@ import { rollbackTo } from './rollback-to.js';
 /**
  * Repairs the store after the node's chain diverged from it: finds the common ancestor, then in
  * ONE transaction restores balances/holdings/pools from the undo log and deletes every derived
- * row above it. Returns the new checkpoint; the indexer re-indexes from there.
- *
- * @example
- * const cp = await handleReorg(db, rpc, chain.chainId, checkpoint.block, log);
+ * row above it. Returns the new checkpoint (and how many indexed blocks the fork replaced: 0 when
+ * only data fetched in flight was stale); the indexer re-indexes from there.
  */
 export async function handleReorg(
   db: Database,
@@ -21,7 +19,7 @@ export async function handleReorg(
   indexed: bigint,
   lowest: bigint,
   log: Logger,
-): Promise<{ block: bigint; hash: string }> {
+): Promise<{ block: bigint; hash: string; depth: number }> {
   // Only blocks whose changes the undo log still holds can be rolled back exactly: the search
   // stops at the window's floor, and a fork below it is an error, never a silent partial repair.
   const windowStart = await undoWindowStart(db, chainId);
@@ -39,7 +37,7 @@ export async function handleReorg(
       'select indexed_hash from checkpoints where chain_id = $1',
       [chainId],
     );
-    return { block: indexed, hash: rows[0]?.indexed_hash ?? '0x' };
+    return { block: indexed, hash: rows[0]?.indexed_hash ?? '0x', depth: 0 };
   }
   const result = await db.transaction(async (tx) => {
     const r = await rollbackTo(tx, chainId, ancestor);
@@ -63,5 +61,5 @@ export async function handleReorg(
     },
     'reorg: rolled back',
   );
-  return { block: result.target, hash: result.hash };
+  return { block: result.target, hash: result.hash, depth };
 }

@@ -1,4 +1,5 @@
 import type { Database } from '@sluice/db';
+import { BaseError } from '../errors/index.js';
 import { readStartedAfter } from './coalesced.js';
 import { formatLsn, parseLsn } from './lsn.js';
 
@@ -153,6 +154,6 @@ export class ReadServer {
   #misconfigured(reason: string): never {
     this.state = 'misconfigured';
     this.error = reason;
-    throw new Error(`${this.name}: ${reason}`);
+    throw new BaseError(`${this.name}: ${reason}`, { code: 'REPLICA_MISCONFIGURED' });
   }
 }

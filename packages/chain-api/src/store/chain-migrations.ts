@@ -14,7 +14,7 @@ import { undoLogSchema } from './undo/record-undo.js';
 
 /** The old USD price points table (superseded by pricing's price_history; never written). */
 const pricesSchema = /* sql */ `
--- USD price points per token (filled by the pricing worker, issue 6).
+-- USD price points per token (unused: the pricing worker writes price_history).
 create table prices (
   chain_id      integer          not null,
   token         text             not null,

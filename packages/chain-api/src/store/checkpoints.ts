@@ -1,4 +1,5 @@
 import type { Queryable } from '@sluice/db';
+import { BaseError } from '../errors/index.js';
 
 /** Schema of `checkpoints` (part of the core migration; later columns in their migrations). */
 export const checkpointsSchema = /* sql */ `
@@ -17,8 +18,11 @@ create table checkpoints (
 `;
 
 /** Another writer moved the checkpoint (or it isn't where this batch starts). */
-export class CheckpointConflictError extends Error {
+export class CheckpointConflictError extends BaseError<'CHECKPOINT_CONFLICT'> {
   override name = 'CheckpointConflictError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'CHECKPOINT_CONFLICT', cause: options.cause });
+  }
 }
 
 /** A block the checkpoint points at. */

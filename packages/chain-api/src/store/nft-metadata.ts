@@ -5,7 +5,7 @@ import { s } from './sql-values.js';
 
 /** Schema of `nft_metadata` (part of the core migration; the NFT worker's columns later). */
 export const nftMetadataSchema = /* sql */ `
--- NFT metadata per token (filled by the NFT worker, issue 7). The indexer inserts a 'pending' row when
+-- NFT metadata per token (filled by the NFT worker). The indexer inserts a 'pending' row when
 -- it first sees a token id and re-queues it (status pending, next_attempt now) on ERC-4906 events.
 create table nft_metadata (
   chain_id      integer       not null,

@@ -1,5 +1,6 @@
 import type { Queryable } from '@sluice/db';
 import type { DerivedBatch, PoolChanges, TokenMetadata } from '../derive/index.js';
+import { InternalError } from '../errors/index.js';
 import { batchChange } from './batch-change.js';
 import { writeBatchRows } from './batch-rows.js';
 import type { StoreLogs } from './chain-data.js';
@@ -37,7 +38,7 @@ export interface WriteBatchInput {
 export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise<void> {
   const { chainId: chain, batch } = input;
   const last = batch.blocks[batch.blocks.length - 1];
-  if (!last) throw new Error('empty batch');
+  if (!last) throw new InternalError('empty batch');
 
   await advanceCheckpoint(
     tx,

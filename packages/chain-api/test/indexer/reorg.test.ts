@@ -146,6 +146,8 @@ describe('reorgs', () => {
         );
         return rows[0]?.indexed_hash === newTip.hash;
       });
+      // The console shows what was repaired: one reorg that replaced the last 4 blocks.
+      expect(indexers.status()[0]?.reorgs).toEqual({ count: 1, deepest: 4 });
       await indexers.stop();
       await expectConsistent(db);
     } finally {

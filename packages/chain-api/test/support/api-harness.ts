@@ -1,6 +1,7 @@
 import { type Database, migrate, openDatabase } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ConsoleServerOptions } from '../../src/api/console/register-console.js';
 import type { PricingLookups } from '../../src/api/context.js';
 import type { RateLimitOptions } from '../../src/api/rate-limit.js';
 import type { ReadFence } from '../../src/api/read-fence.js';
@@ -51,6 +52,7 @@ export async function startTestApi(
     responseCache?: ResponseCacheConfig;
     subscribeStoreChanges?: SubscribeStoreChanges;
     readFence?: ReadFence;
+    console?: ConsoleServerOptions;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -85,6 +87,7 @@ export async function startTestApi(
     responseCache: opts.responseCache,
     subscribeStoreChanges: opts.subscribeStoreChanges,
     readFence: opts.readFence,
+    console: opts.console,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

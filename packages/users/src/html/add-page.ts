@@ -1,5 +1,5 @@
-import { html } from './escape-html.js';
 import { layout } from './layout.js';
+import { html } from './safe-html.js';
 import { userForm } from './user-form.js';
 
 /** The add form; it posts to `/add`. */

@@ -1,6 +1,6 @@
 import type { User } from '../store/user-store.js';
-import { html, type SafeHtml } from './escape-html.js';
 import { layout } from './layout.js';
+import { html, type SafeHtml } from './safe-html.js';
 import { userForm } from './user-form.js';
 
 function proposedChange(user: User, proposed: { name?: string; pro?: string }): SafeHtml {

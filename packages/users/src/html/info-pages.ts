@@ -1,5 +1,5 @@
-import { html } from './escape-html.js';
 import { layout } from './layout.js';
+import { html } from './safe-html.js';
 
 /** The example requests of the landing page (JSON API), relative to the server's origin. */
 export const EXAMPLE_REQUESTS = [

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './escape-html.js';
+import { html, type SafeHtml } from './safe-html.js';
 
 /** Content-Security-Policy of every page: only same-origin scripts and styles, no inline code. */
 export const PAGE_CSP =

@@ -1,7 +1,7 @@
 import type { User } from '../store/user-store.js';
 import type { Page } from '../user-input.js';
-import { html, type SafeHtml } from './escape-html.js';
 import { layout } from './layout.js';
+import { html, type SafeHtml } from './safe-html.js';
 
 function editHref(user: User): string {
   // Only the id: the edit page reads the stored record (values in a link go stale).

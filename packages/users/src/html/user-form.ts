@@ -1,5 +1,5 @@
 import { MAX_TEXT_LENGTH } from '../user-input.js';
-import { html, type SafeHtml } from './escape-html.js';
+import { html, type SafeHtml } from './safe-html.js';
 
 export interface UserFormOptions {
   /** Where app.js sends the JSON body, and the plain form's action. */

@@ -1,7 +1,7 @@
+import { prefersHtml } from '@sluice/html-kit';
 import type { FastifyInstance } from 'fastify';
 import { UsersError } from '../errors.js';
 import { renderAddPage } from '../html/add-page.js';
-import { prefersHtml } from '../http/prefers-html.js';
 import { parseNewUser } from '../user-input.js';
 import { allowOnly } from './method-not-allowed.js';
 import type { RouteContext } from './route-context.js';

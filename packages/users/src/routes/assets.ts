@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { prefersHtml } from '@sluice/html-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_SCRIPT } from '../html/app-script.js';
 import { APP_STYLE, FAVICON_SVG } from '../html/app-style.js';
 import { EXAMPLE_REQUESTS, renderLandingPage } from '../html/info-pages.js';
-import { prefersHtml } from '../http/prefers-html.js';
 import { sendPage } from './send-page.js';
 
 interface Asset {

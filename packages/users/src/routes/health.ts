@@ -2,11 +2,41 @@ import type { FastifyInstance } from 'fastify';
 import { allowOnly } from './method-not-allowed.js';
 import type { RouteContext } from './route-context.js';
 
-/** `GET /health`: 200 when the database answers, 503 otherwise. */
+/** Why the database did not answer in time (the ping itself is left to its own timeouts). */
+class HealthDeadline extends Error {
+  override readonly name = 'HealthDeadline';
+}
+
+/**
+ * `GET /health`: 200 when the database answers, 503 otherwise, and 503 "Database unreachable"
+ * after `healthTimeoutMs` when it does not answer at all (frozen, or every connection busy).
+ */
 export async function healthRoutes(
   app: FastifyInstance,
-  { store, databaseKind }: RouteContext,
+  { store, databaseKind, healthTimeoutMs }: RouteContext,
 ): Promise<void> {
+  // One ping at a time: probes repeated while the database hangs share it instead of each
+  // holding a pool connection until the statement timeout.
+  let pending: Promise<void> | undefined;
+  const ping = (): Promise<void> => {
+    pending ??= store.ping().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
+  const pingWithin = async (ms: number): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        ping(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new HealthDeadline()), ms);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   app.get(
     '/health',
     {
@@ -32,13 +62,23 @@ export async function healthRoutes(
     },
     async (request, reply) => {
       try {
-        await store.ping();
+        await pingWithin(healthTimeoutMs);
         return { status: 'ok', database: databaseKind };
       } catch (err) {
-        request.log.error({ err }, 'health check: database unavailable');
-        return reply
-          .code(503)
-          .send({ status: 'unavailable', database: databaseKind, message: 'Database unavailable' });
+        const unreachable = err instanceof HealthDeadline;
+        request.log.error(
+          unreachable ? { timeoutMs: healthTimeoutMs } : { err },
+          unreachable
+            ? 'health check: database did not answer'
+            : 'health check: database unavailable',
+        );
+        return reply.code(503).send({
+          status: 'unavailable',
+          database: databaseKind,
+          message: unreachable
+            ? `Database unreachable: no answer within ${healthTimeoutMs} ms`
+            : 'Database unavailable',
+        });
       }
     },
   );

@@ -5,4 +5,6 @@ export interface RouteContext {
   store: UserStore;
   /** Which database backs the store, reported by /health. */
   databaseKind: string;
+  /** Longest `/health` waits for the database before answering 503, in ms. */
+  healthTimeoutMs: number;
 }

@@ -1,6 +1,6 @@
+import { prefersHtml } from '@sluice/html-kit';
 import type { FastifyInstance } from 'fastify';
 import { renderListPage } from '../html/list-page.js';
-import { prefersHtml } from '../http/prefers-html.js';
 import { type Page, parsePage } from '../user-input.js';
 import { allowOnly } from './method-not-allowed.js';
 import type { RouteContext } from './route-context.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '@sluice/html-kit';
 import type { FastifyReply } from 'fastify';
 
 const STYLE =
@@ -9,19 +10,12 @@ const STYLE =
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 export const HTML_PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
-
 /**
  * Sends a small self-contained HTML page (`body` is trusted markup; escape any input with
  * {@link escapeHtml}) with a strict CSP.
  *
  * @example
+ * import { escapeHtml } from '@sluice/html-kit';
  * return sendHtmlPage(reply, 404, 'Not found', `<p>${escapeHtml(path)}</p>`);
  */
 export function sendHtmlPage(

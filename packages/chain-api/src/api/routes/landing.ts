@@ -1,13 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import { escapeHtml, prefersHtml } from '@sluice/html-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
-import { escapeHtml, sendHtmlPage } from '../html/page.js';
-import { prefersHtml } from '../html/prefers-html.js';
+import { sendHtmlPage } from '../html/page.js';
+import { type ConsolePageOptions, sendConsolePage } from './console-pages.js';
 
 export interface LandingOptions {
   chains: readonly ChainConfig[];
   version: string;
   /** Wallet used in the example requests (the devnet's demo wallet under `npm start`). */
-  exampleWallet?: string;
+  exampleWallet?: string | undefined;
+  /** The built console: browsers get it at `/`, and this page moves to `/start`. */
+  console?: ConsolePageOptions | undefined;
 }
 
 /** The example requests of the landing page, relative to the server's origin. */
@@ -34,8 +37,9 @@ export function exampleRequests(opts: LandingOptions): { title: string; path: st
 }
 
 /**
- * `GET /`: what this server is, where its docs and health are, and requests to try; an HTML
- * page for browsers, JSON otherwise.
+ * `GET /`: what this server is, where its docs and health are, and requests to try, as JSON for
+ * API clients; browsers get the console when it is built, else the HTML page that `/start`
+ * always serves.
  *
  * @example
  * await app.register(landingRoute({ chains, version: '1.0.0' }));
@@ -46,9 +50,9 @@ export function landingRoute(opts: LandingOptions) {
       '/',
       { config: { errorFormat: 'error' }, schema: { hide: true } },
       async (request, reply) => {
-        const examples = exampleRequests(opts);
-        const chains = opts.chains.map((c) => ({ id: c.chainId, name: c.name }));
         if (!prefersHtml(request.headers.accept)) {
+          const examples = exampleRequests(opts);
+          const chains = opts.chains.map((c) => ({ id: c.chainId, name: c.name }));
           return reply.header('cache-control', 'no-cache').send({
             name: 'Sluice chain API',
             description:
@@ -66,12 +70,29 @@ export function landingRoute(opts: LandingOptions) {
             examples,
           });
         }
-        const origin = `${request.protocol}://${request.host}`;
-        const curl = (path: string) => `curl -H 'X-Sim-Api-Key: YOUR_KEY' '${origin}${path}'`;
-        const body = `<h1>Sluice chain API</h1>
+        if (opts.console) return sendConsolePage(reply, opts.console);
+        return startPage(request, reply, opts);
+      },
+    );
+    app.get(
+      '/start',
+      { config: { errorFormat: 'error' }, schema: { hide: true } },
+      async (request, reply) => startPage(request, reply, opts),
+    );
+  };
+}
+
+/** The plain HTML page: links, and the example requests as curl commands. */
+function startPage(request: FastifyRequest, reply: FastifyReply, opts: LandingOptions) {
+  const examples = exampleRequests(opts);
+  const chains = opts.chains.map((c) => ({ id: c.chainId, name: c.name }));
+  const origin = `${request.protocol}://${request.host}`;
+  const curl = (path: string) => `curl -H 'X-Sim-Api-Key: YOUR_KEY' '${origin}${path}'`;
+  const body = `<h1>Sluice chain API</h1>
 <p class="muted">Version ${escapeHtml(opts.version)} · self-hosted EVM wallet data, Sim-compatible <code>/v1/evm/...</code> routes.</p>
 <p>Serving ${chains.map((c) => `${escapeHtml(c.name)} (${c.id})`).join(', ') || 'no chain'}.</p>
 <ul>
+<li><a href="/">Console</a> and <a href="/explorer">wallet explorer</a> (in a browser)</li>
 <li><a href="/docs">API docs</a> (<a href="/openapi.json">OpenAPI document</a>)</li>
 <li><a href="/health">Health</a> (per-chain indexing status)</li>
 <li><a href="/v1/evm/supported-chains">Supported chains</a> (no key needed)</li>
@@ -80,8 +101,5 @@ export function landingRoute(opts: LandingOptions) {
 <p>Every <code>/v1/evm/*</code> route but supported-chains needs an API key in <code>X-Sim-Api-Key</code> (or <code>Authorization: Bearer</code>); <code>npm start</code> prints one.</p>
 ${examples.map((e) => `<h3>${escapeHtml(e.title)}</h3>\n<pre>${escapeHtml(curl(e.path))}</pre>`).join('\n')}
 `;
-        return sendHtmlPage(reply, 200, 'Home', body);
-      },
-    );
-  };
+  return sendHtmlPage(reply, 200, 'Home', body);
 }

@@ -1,5 +1,6 @@
 import type { Database } from '@sluice/db';
 import type { ChainConfig } from '../../chains/index.js';
+import { BaseError } from '../../errors/index.js';
 import type { CompactionPolicy } from '../../store/pricing/compact-history.js';
 import {
   insertPriceHistory,
@@ -23,8 +24,11 @@ import type { PricingThresholds } from '../thresholds.js';
 import { thinPoints } from './thin-points.js';
 
 /** A reorg rolled the cursor back while a step was computing; the step is retried. */
-export class StaleCursorError extends Error {
+export class StaleCursorError extends BaseError<'STALE_CURSOR'> {
   override name = 'StaleCursorError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'STALE_CURSOR', cause: options.cause });
+  }
 }
 
 /** What one chain's worker remembers between steps. */
