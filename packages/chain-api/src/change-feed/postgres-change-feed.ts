@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@sluice/db';
-import { readStartedAfter } from '../replicas/coalesced.js';
-import { flushedPrimaryPosition } from '../replicas/lsn.js';
 import { type ChangeFeed, changeChannels, FeedHub } from './change-feed.js';
+import { readStartedAfter } from './coalesced.js';
 import { FenceMarkers } from './fence-markers.js';
+import { flushedPrimaryPosition } from './lsn.js';
 
 export interface PostgresChangeFeedOptions {
   /** Default `changeChannels`. */

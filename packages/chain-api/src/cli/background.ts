@@ -2,9 +2,9 @@ import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainStatus } from '../api/readiness.js';
 import type { ChainConfig } from '../chains/index.js';
-import { startIndexers } from '../ingest/index.js';
 import { nftConfigFromEnv, startNftWorker } from '../nft/index.js';
 import { startPricing } from '../pricing/index.js';
+import { startIndexers } from '../wallets/start-indexers.js';
 import { walletsOptionsFromEnv } from '../wallets/wallets-options.js';
 
 /** The workers behind the API: indexers, pricing and the NFT metadata/spam worker. */

@@ -5,7 +5,6 @@ import {
   decodeUnindexedTransfer,
   type SelectorRegistry,
 } from '../decode/index.js';
-import { attributeSales, type SaleErc20Transfer, type SaleNftTransfer } from '../nft/sales.js';
 import type { FetchedBlock } from '../rpc/rpc-types.js';
 import type {
   ActivityRow,
@@ -15,6 +14,7 @@ import type {
   Nft1155Delta,
 } from './derived-batch.js';
 import { type InternalTransfer, internalTransfers } from './native-transfers.js';
+import { attributeSales, type SaleErc20Transfer, type SaleNftTransfer } from './nft-sales.js';
 import { type PoolTokenPair, type SwapLeg, swapFromLegs, swapLeg } from './swap-legs.js';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -2,11 +2,10 @@ import type { Logger } from 'pino';
 import type { StoreLogs } from '../db/index.js';
 import type { ReconcileOptions, ReconcileStatus } from '../reconcile/index.js';
 import type { RpcClient, RpcClientOptions } from '../rpc/index.js';
-import type { WalletsStatus } from '../wallets/wallets-mode.js';
-import type { WalletsOptions } from '../wallets/wallets-options.js';
+import type { IndexerModeFactory, ModeStatus } from './indexer-mode.js';
 
 /** What /health and the API's 503 logic read. */
-export interface ChainStatus {
+export interface ChainStatus<S extends ModeStatus = ModeStatus> {
   chain_id: number;
   name: string;
   head_block: number | null;
@@ -21,10 +20,10 @@ export interface ChainStatus {
   /** Balance reconciliation (leader only): non-conserving tokens, balance reads per batch. */
   reconcile?: ReconcileStatus;
   /** Wallets mode (`"mode": "wallets"`, leader only): tracked wallets and backfill progress. */
-  wallets?: WalletsStatus;
+  wallets?: S;
 }
 
-export interface ChainIndexerOptions {
+export interface ChainIndexerOptions<S extends ModeStatus = ModeStatus> {
   log: Logger;
   /** Blocks per batch at start (adapts to the density of the chain). Default 50. */
   batchSize?: number;
@@ -49,8 +48,11 @@ export interface ChainIndexerOptions {
   rpc?: RpcClient;
   /** Balance reconciliation with the chain's balanceOf (src/reconcile); on by default. */
   reconcile?: Partial<ReconcileOptions>;
-  /** Wallets-mode tuning (chains with `"mode": "wallets"`). */
-  wallets?: Partial<WalletsOptions>;
+  /**
+   * Builds the chain's mode (wallets mode for chains with `"mode": "wallets"`: see
+   * `walletsIndexerMode` in src/wallets); a chain in wallets mode requires it.
+   */
+  mode?: IndexerModeFactory<S>;
 }
 
 /** The last indexed block of a chain, as stored in `checkpoints`. */

@@ -1,6 +1,6 @@
 import type { Database } from '@sluice/db';
-import { readStartedAfter } from './coalesced.js';
-import { formatLsn, parseLsn } from './lsn.js';
+import { readStartedAfter } from '../change-feed/coalesced.js';
+import { formatLsn, parseLsn } from '../change-feed/lsn.js';
 
 /**
  * `ok`: serving (when replayed far enough); `lagging`: did not replay a notified batch within the

@@ -8,7 +8,7 @@ import { TraceUnavailableError } from '../../src/ingest/block-traces.js';
 import { fetchRange } from '../../src/ingest/fetch-range.js';
 import { indexOnce } from '../../src/ingest/index.js';
 import { createRpcClient } from '../../src/rpc/create-rpc-client.js';
-import { type Fault, type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
+import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { checkGroundTruth, storeDigest } from './ground-truth.js';
 import { deployWorkload, playRandomOps, rpcCall, type Workload } from './random-workload.js';
 import { workloadChain } from './workload-chain.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainMigrations } from '../../src/db/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
-import { type Fault, type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
+import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { checkGroundTruth, storeDigest } from './ground-truth.js';
 import { deployWorkload, playRandomOps, type Workload } from './random-workload.js';
 import { workloadChain } from './workload-chain.js';
