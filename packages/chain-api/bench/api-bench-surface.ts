@@ -4,7 +4,7 @@ import { addr, insertErc20Balances, insertTokens, txHash } from '../test/support
 import type { BenchStore } from './seed-bench-store.js';
 
 /**
- * Issue #15 rows of the API benchmark (kept apart from api-bench.ts so other additions merge
+ * Rows of the API benchmark for the later endpoints (kept apart from api-bench.ts so other additions merge
  * cleanly): /transactions, /token-info, /token-holders, /balances/{address}/stablecoins,
  * /search/tokens, balances at a past block and the portfolio series.
  */
@@ -19,7 +19,7 @@ const chainId = 1;
 const usdc = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const dai = '0x6b175474e89094c44da98b954eedeac495271d0f';
 
-/** What the #15 rows read beyond the base bench store. */
+/** What these rows read beyond the base bench store. */
 export interface SurfaceStore {
   /** A token with `holders` holders (token-holders paging). */
   holderToken: `0x${string}`;
@@ -28,7 +28,7 @@ export interface SurfaceStore {
 }
 
 /**
- * Seeds what the #15 endpoints read: block headers under the heavy wallet's activity (one per
+ * Seeds what these endpoints read: block headers under the heavy wallet's activity (one per
  * activity block, plus one an hour for the 30 days before it, so the portfolio has daily blocks),
  * `transactions` heavy-wallet transactions, `holders` holders of one token, and two stablecoin
  * balances of the heavy wallet.
@@ -95,7 +95,7 @@ export async function seedSurfaceStore(
 }
 
 /**
- * The #15 cases: first pages and deep pages where the endpoint pages (`cursorAfter` walks the
+ * The cases: first pages and deep pages where the endpoint pages (`cursorAfter` walks the
  * cursor chain the way a client does).
  *
  * @example

@@ -70,7 +70,7 @@ async function main() {
     }, 5_000);
     cleanups.unshift(async () => clearInterval(touch));
     const { key } = await createKeyStore(t.db).create({ name: 'bench', rateLimit: 1_000_000_000 });
-    // Rows only the #15 endpoints read (block headers, transactions, holders, stablecoins).
+    // Rows only the later endpoints read (block headers, transactions, holders, stablecoins).
     const surface = await seedSurfaceStore(t.db, store);
 
     started = performance.now();
@@ -97,13 +97,13 @@ async function main() {
     });
     log(`server up in ${((performance.now() - started) / 1000).toFixed(1)} s at ${server.url}`);
 
-    // #15 endpoints (transactions, token info/holders, stablecoins, search, history, portfolio).
+    // Later endpoints (transactions, token info/holders, stablecoins, search, history, portfolio).
     const surfaceRows = await surfaceCases(store, surface, (path, pages) =>
       cursorAfterPages(server.url, key, path, pages),
     );
     const rows = await benchEndpoints(server.url, key, store, surfaceRows);
     rows.push(...(await benchStaticFloor(server.url, key, store)));
-    // Issue 17's live case: its own servers (global vs scoped invalidation) and writer process.
+    // The live case: its own servers (global vs scoped invalidation) and writer process.
     if (!process.env.BENCH_ONLY || 'live'.includes(process.env.BENCH_ONLY)) {
       rows.push(
         ...(await benchLive({

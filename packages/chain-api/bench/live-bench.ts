@@ -1,5 +1,5 @@
 /**
- * The API benchmark's live case (issue 17): reads while blocks keep coming. A writer process
+ * The API benchmark's live case: reads while blocks keep coming. A writer process
  * (bench/live-writer.ts) commits a block every 250 ms through the indexer's write path, touching
  * 1,000 random wallets of 100,000 (and re-pricing a few tokens), while 50 connections read a mix
  * (activity page 1, balances, collectibles, a single token balance) across the 10,000 light
@@ -165,7 +165,7 @@ async function runMode(
       .map(([outcome, n]) => `${outcome} ${((100 * n) / Math.max(1, responses)).toFixed(1)}%`)
       .join(', ');
     const run: LiveRun = {
-      name: `live mix while indexing, ${mode === 'global' ? 'global invalidation (before #17)' : 'scoped invalidation'}${fence ? ', READ_FENCE=on' : ''}`,
+      name: `live mix while indexing, ${mode === 'global' ? 'global invalidation (the earlier design)' : 'scoped invalidation'}${fence ? ', READ_FENCE=on' : ''}`,
       reqPerSec: Math.round(result.requests.average),
       p50: result.latency.p50,
       p99: result.latency.p99,

@@ -1,4 +1,4 @@
-// The writer of the API benchmark's live case (issue 17), in its own process like the indexer:
+// The writer of the API benchmark's live case, in its own process like the indexer:
 // every LIVE_BLOCK_MS it commits one block through the indexer's write path (writeBatch: rows,
 // checkpoint compare-and-set, change notification) in which LIVE_TOUCH random wallets of
 // LIVE_UNIVERSE receive an ERC20 transfer, and re-prices LIVE_PRICE_TICKS tokens through the

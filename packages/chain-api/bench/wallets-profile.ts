@@ -1,5 +1,5 @@
 /**
- * Wallets-mode profile (issue 16): builds the same history as `wallets-bench.ts` (smaller by
+ * Wallets-mode profile: builds the same history as `wallets-bench.ts` (smaller by
  * default), then runs the hot-wallet and cold-wallets cases `--repeat` times on fresh stores,
  * with the node behind a counting proxy. Prints, per case, the time to complete answers, each
  * backfill's phases (discover / fetch / derive / commit, from the "wallet backfilled" log line)

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { ChainConfigError } from './chains/index.js';
 import { createLogger } from './cli/logger.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadProcessConfig } from './config/index.js';
 
 const usage = `sluice-chain: self-hosted EVM wallet data API (Sim-compatible /v1/evm/...)
 
@@ -40,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(version());
     return 0;
   }
-  const config = loadConfig(process.env);
+  const config = loadProcessConfig();
   // Commands load their modules on demand: `keys` must not pay for viem, solc or the workers.
   if (command === 'keys') {
     const { keysCommand } = await import('./cli/keys-command.js');
@@ -62,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
     running = await serveCommand(parseServeFlags(args, command === 'serve'), config, log);
   } else if (command === 'devnet') {
     const { devnetCommand } = await import('./cli/devnet-command.js');
-    running = await devnetCommand(log);
+    running = await devnetCommand(config, log);
   } else {
     console.error(`unknown command "${command}"\n\n${usage}`);
     return 2;
@@ -97,7 +96,7 @@ main(process.argv.slice(2)).then(
     process.exit(code);
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof ChainConfigError) {
+    if (error instanceof ConfigError) {
       console.error(`sluice-chain: ${error.message}`);
     } else {
       console.error(error);

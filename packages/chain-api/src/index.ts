@@ -37,6 +37,8 @@ export {
   STORE_CHANGED_CHANNEL,
   type StoreChange,
 } from './changes/index.js';
-export { type AppConfig, ConfigError, loadConfig } from './config.js';
+export { type AppConfig, ConfigError, loadConfig } from './config/index.js';
+export { BaseError, errorCodes, InternalError, isRetryable } from './errors/index.js';
 export { generateApiKey, hashApiKey } from './keys/api-key-format.js';
 export { type ApiKeyRecord, createKeyStore, type KeyStore } from './keys/key-store.js';
+export { createNodeClientRegistry, type NodeClientRegistry } from './rpc/index.js';

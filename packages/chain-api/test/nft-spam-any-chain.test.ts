@@ -69,7 +69,12 @@ interface Entry {
   token_id: string;
   is_spam: boolean;
   spam_score?: number;
-  explanations?: Array<{ feature: string }>;
+  explanations?: Array<{
+    feature: string;
+    value: number | boolean | string;
+    feature_score: number;
+    feature_weight: number;
+  }>;
 }
 
 async function collectibles(wallet: string, query = ''): Promise<Entry[]> {
@@ -177,6 +182,30 @@ describe('NFT spam on a chain the repo did not deploy', () => {
     // Found by the discovery, not by the hourly safety net (which ran once, on an empty store).
     expect(passes.slice(1).every((p) => p.queued === 0)).toBe(true);
     expect(passes.reduce((n, p) => n + p.discovered, 0)).toBe(2);
+  });
+
+  it('explains all four observed features to every holder of the never-traded airdrops, zeros included', async () => {
+    const observed = ['trade_volume', 'unique_buyers', 'unique_sellers', 'externally_flagged'];
+    const holders = [...wallets.slice(0, 8).map((w) => [w, lure]), [wallets[0], plain]];
+    for (const [wallet, contract] of holders as [Hex, Hex][]) {
+      const entry = (await collectibles(wallet, withScores)).find(
+        (e) => e.contract_address === contract,
+      );
+      const explained = entry?.explanations?.filter((e) => observed.includes(e.feature)) ?? [];
+      expect(
+        explained.map((e) => [e.feature, e.value]),
+        `${wallet} ${contract}`,
+      ).toEqual([
+        ['trade_volume', 0],
+        ['unique_buyers', 0],
+        ['unique_sellers', 0],
+        ['externally_flagged', false],
+      ]);
+      for (const e of explained) {
+        expect(e.feature_score).toEqual(expect.any(Number));
+        expect(e.feature_weight).toEqual(expect.any(Number));
+      }
+    }
   });
 
   it('re-scores a collection when new transfers are indexed (new holders)', async () => {

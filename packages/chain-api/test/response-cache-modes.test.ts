@@ -86,7 +86,7 @@ describe('response cache on a pluggable change transport', () => {
   });
 });
 
-// The design before issue 17, kept for the benchmark's comparison.
+// The design before scoped invalidation, kept for the benchmark's comparison.
 describe('response cache with global invalidation', () => {
   let api: TestApi;
 

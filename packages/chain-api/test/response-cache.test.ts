@@ -7,6 +7,7 @@ import {
   insertErc20Balances,
   insertNativeBalances,
   insertNftHoldings,
+  insertPrices,
   insertTokens,
   txHash,
 } from './support/seed-store.js';
@@ -18,6 +19,7 @@ describe.each(['postgres', 'pglite'] as const)('response cache (%s)', (kind) => 
   const wallet = addr(`cache-wallet-${kind}`);
   const tokenA = addr(`cache-token-a-${kind}`);
   const tokenB = addr(`cache-token-b-${kind}`);
+  const marker = addr(`cache-mark-${kind}`);
   const t0 = 1_750_000_000;
 
   beforeAll(async () => {
@@ -26,6 +28,10 @@ describe.each(['postgres', 'pglite'] as const)('response cache (%s)', (kind) => 
     await insertTokens(db, [
       { chainId: 1, address: tokenA, standard: 'erc20', name: 'A', symbol: 'A', decimals: 18 },
       { chainId: 1, address: tokenB, standard: 'erc20', name: 'B', symbol: 'B', decimals: 6 },
+      { chainId: 1, address: marker, standard: 'erc20', name: 'M', symbol: 'M', decimals: 18 },
+    ]);
+    await insertPrices(db, [
+      { chainId: 1, token: marker, priceUsd: 1, poolSize: 1e6, lowLiquidity: false },
     ]);
     await insertNativeBalances(db, [{ chainId: 1, wallet, amount: '5' }]);
     await insertErc20Balances(db, [{ chainId: 1, wallet, token: tokenA, amount: '1000' }]);
@@ -74,6 +80,26 @@ describe.each(['postgres', 'pglite'] as const)('response cache (%s)', (kind) => 
     }
   }
 
+  let markers = 0;
+  /**
+   * Moves the marker token's price and waits until its cached token info shows the new one:
+   * store changes arrive in commit order, so by then any change committed earlier was heard.
+   * (A price change names its token only; the wallet's pages do not show the marker.)
+   */
+  async function earlierChangesHeard(): Promise<void> {
+    const path = `/v1/evm/token-info/${marker}?chain_ids=1`;
+    const deadline = Date.now() + 5_000;
+    while ((await api.get(path)).headers.get('x-cache') !== 'hit') {
+      if (Date.now() > deadline) throw new Error('marker never cached');
+    }
+    const price = 1 + ++markers;
+    await api.t.db.query(
+      'update token_prices set price_usd = $3 where chain_id = $1 and token = $2',
+      [1, marker, price],
+    );
+    await until(path, (body) => (body.tokens as { price_usd?: number }[])[0]?.price_usd === price);
+  }
+
   it('answers a repeated balances request from the cache with fresh request/response times', async () => {
     const path = `/v1/evm/balances/${wallet}?chain_ids=1`;
     const first = await api.get(path);
@@ -107,7 +133,7 @@ describe.each(['postgres', 'pglite'] as const)('response cache (%s)', (kind) => 
         throw new Error('rolled back');
       })
       .catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await earlierChangesHeard();
     expect((await api.get(path)).headers.get('x-cache')).toBe('hit');
 
     await insertErc20Balances(api.t.db, [{ chainId: 1, wallet, token: tokenB, amount: '7' }]);
@@ -182,7 +208,7 @@ describe.each(['postgres', 'pglite'] as const)('response cache (%s)', (kind) => 
     await api.t.db.query(
       'update pricing_cursors set last_block = last_block + 1, updated_at = now() where chain_id = 1',
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await earlierChangesHeard();
     expect((await api.get(path)).headers.get('x-cache')).toBe('hit');
     await api.t.db.query(
       `update pricing_cursors set stablecoins = array['0x0000000000000000000000000000000000000001']

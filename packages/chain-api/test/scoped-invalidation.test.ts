@@ -24,7 +24,7 @@ import {
   syntheticPricePoint,
 } from './support/synthetic-batch.js';
 
-// Issue 17: each committed write drops exactly the cached answers of what it touched, through the
+// Each committed write drops exactly the cached answers of what it touched, through the
 // real writers (the indexer's writeBatch, the pricing writer, reorg rollback, the NFT tables).
 describe.each(['postgres', 'pglite'] as const)(
   'scoped response-cache invalidation (%s)',

@@ -1,26 +1,18 @@
 import pg from 'pg';
-import { DatabaseError } from './database-error.js';
 import { listenPostgres } from './postgres-listener.js';
 import type { Database, OpenDatabaseOptions, Queryable, QueryResult } from './types.js';
 
-function envMs(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new DatabaseError(`Invalid ${name}`, `"${raw}" must be a whole number of milliseconds`);
-  }
-  return value;
-}
-
-/** Statement and connection timeouts from the options, else the environment, else 5 s each. */
+/**
+ * Statement and connection timeouts from the options, else 5 s each. The caller's configuration
+ * supplies them (this package reads no environment).
+ */
 export function resolveTimeouts(options: OpenDatabaseOptions): {
   statementMs: number;
   connectMs: number;
 } {
   return {
-    statementMs: options.statementTimeoutMs ?? envMs('DB_STATEMENT_TIMEOUT_MS', 5_000),
-    connectMs: options.connectTimeoutMs ?? envMs('DB_CONNECT_TIMEOUT_MS', 5_000),
+    statementMs: options.statementTimeoutMs ?? 5_000,
+    connectMs: options.connectTimeoutMs ?? 5_000,
   };
 }
 

@@ -36,6 +36,7 @@ export function withSearchPath(url: string, schema: string): string {
  * or a temporary PGlite folder. PostgreSQL being unreachable is an error (tests fail, not skip).
  *
  * @example
+ * import { afterAll } from 'vitest';
  * const t = await createTestDatabase('postgres');
  * afterAll(() => t.drop());
  */

@@ -10,6 +10,7 @@ export interface Queryable {
    * Runs one parameterised statement (`$1`, `$2`, ...).
    *
    * @example
+   * const db = await openDatabase({ dataDir: 'memory://' });
    * const { rows } = await db.query<{ id: number }>('select id from users where id = $1', [7]);
    */
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;
@@ -69,12 +70,12 @@ export interface OpenDatabaseOptions {
   /**
    * PostgreSQL: longest a statement may run before it fails (server-side `statement_timeout`,
    * and a client-side read timeout a little later, for a server that stopped answering at all).
-   * Default `DB_STATEMENT_TIMEOUT_MS` or 5000; 0 for none (long-running workers, migrations).
+   * Default 5000; 0 for none (long-running workers, migrations). Callers pass their configured value.
    */
   statementTimeoutMs?: number | undefined;
   /**
    * PostgreSQL: longest wait for a connection (a new one, or a free one from the pool).
-   * Default `DB_CONNECT_TIMEOUT_MS` or 5000; 0 for none.
+   * Default 5000; 0 for none. Callers pass their configured value.
    */
   connectTimeoutMs?: number | undefined;
 }

@@ -124,15 +124,20 @@ describe.each(['postgres', 'pglite'] as const)('%s', (kind) => {
       })
       .catch(() => {});
     await t.db.query('select pg_notify($1, $2)', [`${channel}_other`, 'elsewhere']);
-    await waitFor(() => got.length >= 2);
-    await t.db.query('select 1');
-    expect(got).toEqual(['plain', 'committed']);
+    // A listener opened later hears a marker sent after the rollback, so the rolled-back
+    // notification would have arrived before it.
+    const probe: string[] = [];
+    const probing = await t.db.listen(channel, (payload) => probe.push(payload));
+    await t.db.query('select pg_notify($1, $2)', [channel, 'marker']);
+    await waitFor(() => got.length >= 3 && probe.length >= 1);
+    expect(got).toEqual(['plain', 'committed', 'marker']);
     await listener.close();
     await listener.close();
     await t.db.query('select pg_notify($1, $2)', [channel, 'after close']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await t.db.query('select 1');
-    expect(got).toEqual(['plain', 'committed']);
+    // The probe, still listening, hears it: the closed listener would have by then too.
+    await waitFor(() => probe.includes('after close'));
+    expect(got).toEqual(['plain', 'committed', 'marker']);
+    await probing.close();
   });
 
   it('listens on several channels on one connection, in commit order, and notifies on it', async () => {

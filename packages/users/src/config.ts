@@ -15,6 +15,10 @@ export interface Config {
   bodyTimeoutMs: number;
   /** How long SIGTERM waits for in-flight requests before forcing exit, in milliseconds. */
   shutdownTimeoutMs: number;
+  /** PostgreSQL statement timeout in milliseconds (DB_STATEMENT_TIMEOUT_MS; 0: none). */
+  dbStatementTimeoutMs: number;
+  /** PostgreSQL connection wait in milliseconds (DB_CONNECT_TIMEOUT_MS; 0: none). */
+  dbConnectTimeoutMs: number;
 }
 
 /** A configuration mistake, reported at start-up before anything listens. */
@@ -81,5 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT', 16 * 1024, 1024, 10 * 1024 * 1024),
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', 5_000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5_000, 0, 86_400_000),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0, 86_400_000),
   };
 }

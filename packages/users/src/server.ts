@@ -82,6 +82,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: config.databaseUrl,
     dataDir: config.dataDir,
     applicationName: 'sluice-users',
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
   });
   let app: FastifyInstance;
   try {

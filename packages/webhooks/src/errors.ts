@@ -7,14 +7,14 @@ export const errorCatalogue = {
   SLUICE_WEBHOOKS_INVALID_EVENT_NAME: { status: 500, message: 'Invalid event name' },
   SLUICE_WEBHOOKS_SIGNATURE_MISMATCH: {
     status: 400,
-    message: 'signature does not match event payload and secret',
+    message: '[@sluice/webhooks] signature does not match event payload and secret',
   },
   SLUICE_WEBHOOKS_INVALID_JSON: { status: 400, message: 'Invalid JSON' },
   SLUICE_WEBHOOKS_UNSUPPORTED_EVENT_NAME: { status: 400, message: 'Event name not accepted' },
   SLUICE_WEBHOOKS_EMPTY_BODY: { status: 400, message: 'Request body is empty' },
   SLUICE_WEBHOOKS_MISSING_HEADERS: { status: 400, message: 'Required headers missing' },
   SLUICE_WEBHOOKS_UNKNOWN_ROUTE: { status: 404, message: 'Unknown route' },
-  SLUICE_WEBHOOKS_INVALID_URL: { status: 400, message: 'Request URL could not be parsed' },
+  SLUICE_WEBHOOKS_INVALID_URL: { status: 422, message: 'Request URL could not be parsed' },
   SLUICE_WEBHOOKS_PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
   SLUICE_WEBHOOKS_UNSUPPORTED_CONTENT_TYPE: {
     status: 415,
@@ -67,6 +67,15 @@ export class WebhooksError extends Error {
   }
 }
 
+/** `new Webhooks()` without a secret: a plain `Error`, as `@octokit/webhooks` throws. */
+export class MissingSecretError extends Error {
+  override name = 'Error';
+  readonly code = 'SLUICE_WEBHOOKS_MISSING_SECRET' as const;
+  constructor() {
+    super('[@sluice/webhooks] options.secret required');
+  }
+}
+
 /** A missing or mistyped argument: a programming error, thrown as a `TypeError`. */
 export class InvalidArgumentError extends TypeError {
   override name = 'TypeError';
@@ -79,17 +88,29 @@ export class InvalidEventNameError extends TypeError {
   readonly code = 'SLUICE_WEBHOOKS_INVALID_EVENT_NAME' as const;
 }
 
+/** Named `Error` so bodies and logs read as `@octokit/webhooks`'s (`Error: [@sluice/webhooks] …`). */
 export class SignatureVerificationError extends WebhooksError {
-  override name = 'SignatureVerificationError';
+  override name = 'Error';
   constructor(options?: ErrorOptions) {
     super('SLUICE_WEBHOOKS_SIGNATURE_MISMATCH', options);
   }
 }
 
-export class InvalidJsonError extends WebhooksError {
-  override name = 'InvalidJsonError';
-  constructor(options?: ErrorOptions) {
-    super('SLUICE_WEBHOOKS_INVALID_JSON', options);
+/**
+ * A payload that is not a JSON object. A `SyntaxError` with the message `Invalid JSON`, as
+ * `@octokit/webhooks` throws; what exactly was wrong is in `details` (and `cause`).
+ */
+export class InvalidJsonError extends SyntaxError {
+  override name = 'SyntaxError';
+  readonly code = 'SLUICE_WEBHOOKS_INVALID_JSON' as const;
+  readonly status = errorCatalogue.SLUICE_WEBHOOKS_INVALID_JSON.status;
+  readonly details: string | undefined;
+  constructor(options: ErrorOptions = {}) {
+    super(
+      errorCatalogue.SLUICE_WEBHOOKS_INVALID_JSON.message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.details = options.details;
   }
 }
 
@@ -104,6 +125,10 @@ export class UnsupportedEventNameError extends WebhooksError {
   }
 }
 
+/**
+ * @deprecated No longer thrown: an empty body is a signature mismatch (400 and `onError`), as in
+ * `@octokit/webhooks`. Kept so imports keep compiling.
+ */
 export class EmptyBodyError extends WebhooksError {
   override name = 'EmptyBodyError';
   constructor(options?: ErrorOptions) {

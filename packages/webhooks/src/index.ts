@@ -11,6 +11,7 @@ export {
   InvalidRelayMessageError,
   InvalidUrlError,
   MissingHeadersError,
+  MissingSecretError,
   PayloadTooLargeError,
   RequestBodyError,
   SignatureVerificationError,

@@ -1,7 +1,8 @@
 // The `@sluice/webhooks/types` entry: every public type under the names `@octokit/webhooks/types`
 // uses, so `import type { … } from '@octokit/webhooks/types'` ports by changing the specifier.
-import type { EventHandlerState } from './event-handler/event-handler-state.js';
+import type { EventHandler } from './event-handler/bind-event-handler.js';
 import type { EmitterWebhookEventName } from './event-names/event-name-types.js';
+import type { Logger } from './log.js';
 import type { WebhookDefinitions } from './payloads/event-payloads.js';
 import type { Options } from './types.js';
 
@@ -60,5 +61,17 @@ export type WebhookEvents = ExtractEvents<EmitterWebhookEventName>;
 export type WebhookEventDefinition<TDefinition extends keyof WebhookDefinitions> =
   WebhookDefinitions[TDefinition];
 
-/** The registry state behind `Webhooks` and `createEventHandler()`, with the options it got. */
-export type State = Options<unknown> & EventHandlerState;
+/** Handlers by name (`*` holds `onAny()` handlers, `error` the `onError()` ones). */
+// biome-ignore lint/complexity/noBannedTypes: the peer's own type, so its State values assign to ours
+export type Hooks = { [name: string]: Function[] };
+
+/**
+ * The registry state, typed as `@octokit/webhooks` types it: `hooks` is a plain object, so a
+ * literal such as `{ hooks: {}, log }` is a `State`. (The registry itself keeps its handlers
+ * privately; this type is for code written against the peer's.)
+ */
+export interface State extends Options<unknown> {
+  eventHandler?: EventHandler<unknown> | undefined;
+  hooks: Hooks;
+  log: Logger;
+}

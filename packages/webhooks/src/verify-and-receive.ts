@@ -67,13 +67,13 @@ export function verifyAndReceive(
   }
 }
 
-/** Any failure to check (a missing argument, a backend error) counts as no match. */
+/** Any failure to check (a missing argument, an empty payload, a backend error) counts as no match. */
 function signatureMatches(
   state: VerifyAndReceiveState,
   payload: string | Uint8Array,
   signature: unknown,
 ): boolean | Promise<boolean> {
-  if (typeof signature !== 'string' || signature === '') return false;
+  if (typeof signature !== 'string' || signature === '' || payload.length === 0) return false;
   try {
     const matches = checkSignatureWithFallback(
       getDefaultHmacBackend(),

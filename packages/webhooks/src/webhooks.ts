@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from './errors.js';
+import { InvalidArgumentError, MissingSecretError } from './errors.js';
 import { bindEventHandler, type EventHandler } from './event-handler/bind-event-handler.js';
 import { createEventHandlerState } from './event-handler/create-event-handler-state.js';
 import { runErrorHandlers } from './event-handler/run-error-handlers.js';
@@ -41,13 +41,9 @@ export class Webhooks<TTransformed = unknown> {
   readonly log: Logger;
 
   constructor(options: WebhooksOptions<TTransformed>) {
-    if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError('new Webhooks(): options.secret required');
-    }
+    if (options === null || typeof options !== 'object') throw new MissingSecretError();
     const { secret, additionalSecrets } = options;
-    if (typeof secret !== 'string' || secret === '') {
-      throw new InvalidArgumentError('new Webhooks(): options.secret required');
-    }
+    if (typeof secret !== 'string' || secret === '') throw new MissingSecretError();
     if (
       additionalSecrets !== undefined &&
       (!Array.isArray(additionalSecrets) ||

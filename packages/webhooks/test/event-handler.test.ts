@@ -101,7 +101,7 @@ describe('on / onAny / receive', () => {
     const fn = vi.fn();
     handler.on('brand_new_event' as 'push', fn);
     expect(log.lines.warn).toEqual([
-      '"brand_new_event" is not a known webhook name (see emitterEventNames)',
+      '"brand_new_event" is not a known webhook name (https://developer.github.com/v3/activity/events/types/)',
     ]);
     await handler.receive({ id: '1', name: 'brand_new_event', payload: {} });
     expect(fn).toHaveBeenCalledTimes(1);

@@ -87,14 +87,11 @@ describe('validateEventName', () => {
     for (const name of emitterEventNames) expect(() => validateEventName(name)).not.toThrow();
   });
 
-  it.each([
-    [undefined, /must be of type string \(received undefined\)/],
-    [null, /received null/],
-    [42, /received number/],
-    [{}, /received object/],
-  ])('throws a TypeError for the non-string %s', (name, message) => {
+  it.each([[undefined], [null], [42], [{}]])('throws a TypeError for the non-string %s', (name) => {
     expect(() => validateEventName(name as unknown as string)).toThrow(InvalidEventNameError);
-    expect(() => validateEventName(name as unknown as string)).toThrow(message);
+    expect(() => validateEventName(name as unknown as string)).toThrow(
+      /^eventName must be of type string$/,
+    );
   });
 
   it('throws for "*" pointing to onAny(), in every mode', () => {
@@ -126,7 +123,7 @@ describe('validateEventName', () => {
     const log = captureLog();
     validateEventName('new_event', { onUnknownEventName: 'warn', log });
     expect(log.lines.warn).toEqual([
-      '"new_event" is not a known webhook name (see emitterEventNames)',
+      '"new_event" is not a known webhook name (https://developer.github.com/v3/activity/events/types/)',
     ]);
   });
 
@@ -139,7 +136,9 @@ describe('validateEventName', () => {
     } finally {
       console.warn = warn;
     }
-    expect(seen).toEqual(['"new_event" is not a known webhook name (see emitterEventNames)']);
+    expect(seen).toEqual([
+      '"new_event" is not a known webhook name (https://developer.github.com/v3/activity/events/types/)',
+    ]);
   });
 
   it('neither throws nor warns with "ignore"', () => {

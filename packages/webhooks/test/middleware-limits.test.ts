@@ -1,4 +1,4 @@
-// Issue 12.5: receiver memory. A middleware caps the requests it handles at once (429), the body
+// Receiver memory. A middleware caps the requests it handles at once (429), the body
 // bytes they buffer together (503), and how long a body may take (408); memory goes back after
 // a burst. The RSS test runs the receiver in a child process and asserts generous bounds only.
 import { fork } from 'node:child_process';
@@ -26,6 +26,8 @@ interface Upload {
   intervalMs: number;
   signature?: string;
   body?: Uint8Array;
+  /** Milliseconds to wait after the first chunk before sending the rest. */
+  holdAfterFirstMs?: number;
 }
 
 interface UploadResult {
@@ -85,8 +87,10 @@ function slowUpload(port: number, upload: Upload): Promise<UploadResult> {
     });
     socket.on('close', finish);
     socket.write(head);
+    let firstSentAt = 0;
     timer = setInterval(() => {
       if (socket.destroyed || socket.writableLength > MiB) return;
+      if (sent > 0 && Date.now() - firstSentAt < (upload.holdAfterFirstMs ?? 0)) return;
       const size = Math.min(upload.chunk, upload.total - sent);
       if (size <= 0) return;
       const piece = upload.body
@@ -99,6 +103,7 @@ function slowUpload(port: number, upload: Upload): Promise<UploadResult> {
       } else {
         socket.write(piece);
       }
+      if (sent === 0) firstSentAt = Date.now();
       sent += size;
       if (sent >= upload.total) {
         clearInterval(timer);
@@ -142,45 +147,95 @@ describe('request limits (node:http)', () => {
     }
   });
 
-  it('503 with Retry-After when declared bodies would pass maxConcurrentBodyBytes', async () => {
+  it('503 with Retry-After once the bytes that arrived would pass maxConcurrentBodyBytes', async () => {
     const { port, close } = await startReceiver({
       maxPayloadBytes: 2000,
       maxConcurrentBodyBytes: 3100,
     });
     try {
-      const big = { declared: 1500, total: 1500, chunk: 300, intervalMs: 100 };
-      const first = slowUpload(port, big);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const second = slowUpload(port, big);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const third = await slowUpload(port, big);
+      // Two bodies hold 1,500 bytes each (sent at once, then the last byte much later).
+      const held = {
+        declared: 1501,
+        total: 1501,
+        chunk: 1500,
+        intervalMs: 10,
+        holdAfterFirstMs: 1500,
+      };
+      const first = slowUpload(port, held);
+      const second = slowUpload(port, held);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const third = await slowUpload(port, {
+        declared: 300,
+        total: 300,
+        chunk: 300,
+        intervalMs: 1,
+      });
       expect(third.status).toBe(503);
       expect(third.retryAfter).toBe('5');
-      expect(third.sent).toBeLessThan(1500);
       // A small one still fits in what is left.
       const small = await slowUpload(port, { declared: 10, total: 10, chunk: 10, intervalMs: 1 });
       expect(small.status).toBe(400);
       expect((await first).status).toBe(400);
       expect((await second).status).toBe(400);
-      // Everything given back: two more large ones fit again.
-      const [a, b] = await Promise.all([
-        slowUpload(port, { ...big, intervalMs: 5 }),
-        slowUpload(port, { ...big, intervalMs: 5 }),
-      ]);
-      expect([a.status, b.status]).toEqual([400, 400]);
+      // Everything given back: the 300 bytes fit again.
+      const again = await slowUpload(port, {
+        declared: 300,
+        total: 300,
+        chunk: 300,
+        intervalMs: 1,
+      });
+      expect(again.status).toBe(400);
     } finally {
       await close();
     }
   });
 
-  it('503 for a chunked body that outgrows the shared budget while it arrives', async () => {
+  it('bodies that declare 25 MiB and send nothing reserve nothing: a real delivery still gets 200', async () => {
+    // The default sizes: 25 MiB per body, 100 MiB for all bodies at once.
+    const { port, close, webhooks } = await startReceiver({ bodyTimeout: 2000 });
+    try {
+      let received = 0;
+      webhooks.on('push', () => {
+        received++;
+      });
+      const never = { declared: 26_214_400, total: 26_214_400, chunk: 0, intervalMs: 60_000 };
+      const holders = Array.from({ length: 4 }, () => slowUpload(port, never));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const body = new TextEncoder().encode(JSON.stringify({ ref: 'refs/heads/main' }));
+      const real = await slowUpload(port, {
+        declared: body.length,
+        total: body.length,
+        chunk: body.length,
+        intervalMs: 1,
+        body,
+        signature: independentSign(SECRET, body),
+      });
+      expect(real.status).toBe(200);
+      expect(received).toBe(1);
+      // The holders themselves are cut by bodyTimeout.
+      for (const holder of await Promise.all(holders)) {
+        expect(holder.status).toBe(408);
+        expect(holder.closedByServer).toBe(true);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('a body that outgrows the shared budget while it arrives gets 503', async () => {
     const { port, close } = await startReceiver({
       maxPayloadBytes: 2000,
       maxConcurrentBodyBytes: 2000,
     });
     try {
-      const held = slowUpload(port, { declared: 1500, total: 1500, chunk: 100, intervalMs: 50 });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const held = slowUpload(port, {
+        declared: 1501,
+        total: 1501,
+        chunk: 1500,
+        intervalMs: 10,
+        holdAfterFirstMs: 1000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const chunked = await slowUpload(port, { total: 1500, chunk: 300, intervalMs: 20 });
       expect(chunked.status).toBe(503);
       expect(chunked.closedByServer).toBe(true);
@@ -312,11 +367,13 @@ describe('request limits (Web)', () => {
     let releaseWide!: () => void;
     const reserved = new ReadableStream<Uint8Array>({
       start(controller) {
+        controller.enqueue(new Uint8Array(80).fill(0x20));
         releaseWide = () => controller.close();
       },
     });
-    const holding = wide(signedRequest(reserved, { 'content-length': '80' }));
-    const over = await wide(signedRequest('{"a":1}', { 'content-length': '30' }));
+    const holding = wide(signedRequest(reserved));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const over = await wide(signedRequest(' '.repeat(30)));
     expect(over.status).toBe(503);
     expect(over.headers.get('retry-after')).toBe('5');
     releaseWide();

@@ -54,7 +54,6 @@ describe('types entry: octokit names', () => {
       transform: (event) => ({ extra: event.id.length }),
     };
     expectTypeOf(options.secret).toEqualTypeOf<string | undefined>();
-    expectTypeOf<State['hooks']>().toMatchTypeOf<Map<string, unknown[]>>();
     expectTypeOf<State['log']['warn']>().toBeFunction();
     const handler: HandlerFunction<'issues.opened', unknown> = ({ payload }) => payload.issue.title;
     const remove: RemoveHandlerFunction<'issues.opened', unknown> = (event) => event.name;

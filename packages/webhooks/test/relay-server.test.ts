@@ -319,7 +319,7 @@ describe('relay server: bad requests', () => {
   });
 
   it('channel ids are 128-bit random and distinct; GET /new redirects to a new channel', async () => {
-    const { base } = await startRelay();
+    const { base } = await startRelay({ maxChannelsPerClient: 100 });
     const ids = new Set<string>();
     for (let n = 0; n < 50; n++) ids.add(new URL(await newChannel(base)).pathname);
     expect(ids.size).toBe(50);

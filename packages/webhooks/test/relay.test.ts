@@ -82,7 +82,7 @@ describe('receiveRelayMessage', () => {
       message({ 'x-hub-signature': independentSign('wrong', bodyText) }),
     ).catch((e: unknown) => e);
     expect((error as AggregateError).message).toBe(
-      'signature does not match event payload and secret',
+      '[@sluice/webhooks] signature does not match event payload and secret',
     );
     expect(errors).toHaveLength(1);
     expect(events).toHaveLength(0);
@@ -155,7 +155,7 @@ describe('createRelayClient over Server-Sent Events', () => {
     expect(events[0]?.id).toBe('after-errors');
     expect(log.lines.warn).toEqual([
       'relay delivery failed: InvalidRelayMessageError: Invalid relay message: message is not JSON',
-      'relay delivery failed: SignatureVerificationError: signature does not match event payload and secret',
+      'relay delivery failed: Error: [@sluice/webhooks] signature does not match event payload and secret',
     ]);
   });
 

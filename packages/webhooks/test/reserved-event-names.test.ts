@@ -1,4 +1,4 @@
-// Issue 12.6: an event name taken from the wire must never address onError() (`error`), onAny()
+// An event name taken from the wire must never address onError() (`error`), onAny()
 // (`*`) or `<event>.<action>` handlers; it is refused with 400 before any handler runs.
 import { createServer } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   InvalidJsonError,
+  MissingSecretError,
   SignatureVerificationError,
   type WebhookEventHandlerError,
   Webhooks,
@@ -18,9 +19,12 @@ describe('new Webhooks()', () => {
     ['no secret', {}],
     ['empty secret', { secret: '' }],
     ['non-string secret', { secret: 42 }],
-  ])('throws a TypeError for %s', (_label, options) => {
-    expect(() => new Webhooks(options as never)).toThrow(TypeError);
-    expect(() => new Webhooks(options as never)).toThrow('new Webhooks(): options.secret required');
+  ])('throws an Error for %s, as the peer does', (_label, options) => {
+    expect(() => new Webhooks(options as never)).toThrow(MissingSecretError);
+    expect(() => new Webhooks(options as never)).toThrow(
+      /^\[@sluice\/webhooks\] options\.secret required$/,
+    );
+    expect(() => new Webhooks(options as never)).not.toThrow(TypeError);
   });
 
   it('rejects malformed additionalSecrets', () => {
@@ -122,7 +126,9 @@ describe('verifyAndReceive', () => {
       .verifyAndReceive({ id: 'd-9', name: 'issues', payload, signature: signature as string })
       .catch((e: unknown) => e)) as WebhookEventHandlerError;
     expect(rejection).toBeInstanceOf(AggregateError);
-    expect(rejection.message).toBe('signature does not match event payload and secret');
+    expect(rejection.message).toBe(
+      '[@sluice/webhooks] signature does not match event payload and secret',
+    );
     expect(rejection.errors[0]).toBeInstanceOf(SignatureVerificationError);
     expect(rejection.errors[0]?.status).toBe(400);
     expect(rejection.event).toEqual({ id: 'd-9', name: 'issues', payload });
@@ -133,7 +139,7 @@ describe('verifyAndReceive', () => {
   });
 
   it.each([
-    ['broken JSON', '{"action":', /Invalid JSON: /],
+    ['broken JSON', '{"action":', /JSON/],
     ['a JSON string', '"hello"', /payload must be a JSON object/],
     ['a JSON array', '[1,2]', /payload must be a JSON object/],
     ['null', 'null', /payload must be a JSON object/],
@@ -149,8 +155,10 @@ describe('verifyAndReceive', () => {
       .catch((e: unknown) => e)) as AggregateError;
     expect(error).toBeInstanceOf(AggregateError);
     expect(error.errors[0]).toBeInstanceOf(InvalidJsonError);
+    expect(error.errors[0]).toBeInstanceOf(SyntaxError);
     expect(error.errors[0].status).toBe(400);
-    expect(error.errors[0].message).toMatch(message);
+    expect(error.errors[0].message).toBe('Invalid JSON');
+    expect(error.errors[0].details).toMatch(message);
   });
 
   it('rejects signed bytes that are not UTF-8 as invalid JSON', async () => {
@@ -164,7 +172,8 @@ describe('verifyAndReceive', () => {
         signature: independentSign(secret, bytes),
       })
       .catch((e: unknown) => e)) as AggregateError;
-    expect(error.errors[0].message).toBe('Invalid JSON: payload is not valid UTF-8 text');
+    expect(error.errors[0].message).toBe('Invalid JSON');
+    expect(error.errors[0].details).toBe('payload is not valid UTF-8 text');
   });
 
   it('rejects missing name or payload with a TypeError', async () => {

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ConfigError } from '../errors/index.js';
 import { type ApiError, invalidParameter } from './errors.js';
 import type { ParamSpec } from './params/param-spec.js';
 
@@ -30,7 +31,9 @@ const tokenPattern = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  * cursors.decode('activity|0xabc', next); // ['2025-01-01T00:00:00Z', 1, 42]
  */
 export function createCursorCodec(secret: Uint8Array | string): CursorCodec {
-  if (secret.length < 16) throw new Error('cursor secret must be at least 16 bytes');
+  if (secret.length < 16) {
+    throw new ConfigError('CURSOR_SECRET', 'cursor secret must be at least 16 bytes');
+  }
   const sign = (scope: string, payload: string): Buffer =>
     createHmac('sha256', secret)
       .update(`${version}\n${scope}\n${payload}`)

@@ -1,3 +1,5 @@
+import { BaseError } from '../errors/index.js';
+
 /**
  * The API's error catalogue: every error the HTTP layer can answer with, its status and its
  * default text, in one place. Routes throw `ApiError`s; the error handler renders them in the
@@ -22,6 +24,7 @@ declare module 'fastify' {
   }
 }
 
+/** Status and default text of each API code (the codes belong to the one catalogue in errors/). */
 export const errorCatalogue = {
   INVALID_PARAMETER: { status: 400, text: 'Invalid request parameter' },
   UNAUTHORIZED: { status: 401, text: 'invalid API Key' },
@@ -33,7 +36,7 @@ export const errorCatalogue = {
     status: 503,
     text: 'Database unavailable: the service is reconnecting, try again in a few seconds',
   },
-} as const;
+} as const satisfies Record<string, { status: number; text: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
@@ -46,16 +49,14 @@ const gatewayCodes: ReadonlySet<ErrorCode> = new Set(['UNAUTHORIZED', 'RATE_LIMI
  * @example
  * throw new ApiError('INVALID_PARAMETER', "Invalid parameter 'limit': expected an integer");
  */
-export class ApiError extends Error {
+export class ApiError extends BaseError<ErrorCode> {
   override name = 'ApiError';
-  readonly code: ErrorCode;
   readonly statusCode: number;
   /** Extra response headers (e.g. Retry-After). */
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
-    super(message ?? errorCatalogue[code].text);
-    this.code = code;
+    super(message ?? errorCatalogue[code].text, { code });
     this.statusCode = errorCatalogue[code].status;
     this.headers = headers;
   }

@@ -5,8 +5,10 @@ import { type Database, isDatabaseUnavailable, type Queryable } from '@sluice/db
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
+import { ConfigError } from '../errors/index.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
+import { createNodeClientRegistry, type NodeClientRegistry } from '../rpc/node-client-registry.js';
 import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
@@ -17,7 +19,7 @@ import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
 import { escapeHtml, sendHtmlPage } from './html/page.js';
 import { prefersHtml } from './html/prefers-html.js';
-import { createNodeClients } from './node-clients.js';
+import { apiNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
 import type { ReadDb } from './queries/prepared-query.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
@@ -96,11 +98,16 @@ export interface ApiServerOptions {
   walletWaitMs?: number;
   /** Wallet of the landing page's example requests (the devnet demo wallet under `npm start`). */
   exampleWallet?: string;
-  /** Node reads for balances at past blocks; default: each chain's `rpcUrl`. */
+  /**
+   * The process's node clients (the caller closes them). Default: a registry of the server's
+   * own, closed with it.
+   */
+  nodes?: NodeClientRegistry;
+  /** Node reads for balances at past blocks; default: the registry's `history` clients. */
   pastState?: PastStateReader;
   /**
    * JSON-RPC clients per chain id for reads at the indexed head (DeFi positions); the caller
-   * closes them. Default: clients over each chain's `rpcUrl`, closed with the server.
+   * closes them. Default: the registry's `api` clients.
    */
   rpc?: ReadonlyMap<number, RpcClient>;
 }
@@ -133,6 +140,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('apiKey', null);
 
+  const ownNodes = opts.nodes ? undefined : createNodeClientRegistry();
+  const nodes = opts.nodes ?? (ownNodes as NodeClientRegistry);
   const ctx: ApiContext = {
     db: opts.db,
     writeDb: opts.writeDb ?? opts.db,
@@ -142,8 +151,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     lowLiquidityUsd: opts.lowLiquidityUsd ?? 10_000,
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
-    pastState: opts.pastState ?? createPastStateReader(),
-    rpc: opts.rpc,
+    pastState: opts.pastState ?? createPastStateReader(nodes),
+    rpc: opts.rpc ?? apiNodeClients(nodes, opts.chains),
     wallets: opts.chains.some((c) => c.mode === 'wallets')
       ? createWalletGate(opts.writeDb ?? opts.db, opts.chains, {
           waitMs: opts.walletWaitMs ?? 10_000,
@@ -154,11 +163,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.addHook('onClose', async () => {
     await ctx.pastState?.close();
   });
-  if (!ctx.rpc) {
-    const nodes = createNodeClients(opts.chains);
-    ctx.rpc = nodes.clients;
-    app.addHook('onClose', () => nodes.close());
-  }
+  if (ownNodes) app.addHook('onClose', () => ownNodes.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -271,7 +276,9 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       opts.subscribeStoreChanges ??
       (opts.changeFeed ? subscribeToFeed(opts.changeFeed) : undefined) ??
       ('listen' in opts.db ? listenOnDatabase(opts.db as Database) : undefined);
-    if (!subscribe) throw new Error('responseCache needs a changeFeed or a Database');
+    if (!subscribe) {
+      throw new ConfigError('responseCache', 'responseCache needs a changeFeed or a Database');
+    }
     const started = await startResponseCache(opts.db, opts.responseCache, subscribe);
     ctx.caching = started.caching;
     app.addHook('onClose', async () => {

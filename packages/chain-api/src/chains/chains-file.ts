@@ -1,5 +1,5 @@
 import type { Address, ChainConfig, TokenInfo } from './chain-config.js';
-import { ChainConfigError } from './errors.js';
+import { chainConfigError } from './errors.js';
 
 /** One validated CHAINS_FILE entry: a chain id plus the fields it overrides. */
 export type ChainOverride = Partial<Omit<ChainConfig, 'chainId'>> & { chainId: number };
@@ -62,7 +62,7 @@ function describe(value: unknown): string {
 /** Parses an address, lower-cased; throws naming `where` otherwise. */
 export function parseAddress(value: unknown, where: string): Address {
   if (typeof value !== 'string' || !ADDRESS_RE.test(value)) {
-    throw new ChainConfigError(
+    throw chainConfigError(
       where,
       `expected a 0x-prefixed 20-byte hex address, got ${describe(value)}`,
     );
@@ -73,16 +73,16 @@ export function parseAddress(value: unknown, where: string): Address {
 /** Validates an RPC URL (http, https, ws, wss). The error never echoes the URL (it may hold a key). */
 export function parseRpcUrl(value: unknown, where: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new ChainConfigError(where, 'expected a non-empty http(s):// or ws(s):// URL');
+    throw chainConfigError(where, 'expected a non-empty http(s):// or ws(s):// URL');
   }
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new ChainConfigError(where, 'not a valid URL (expected http(s):// or ws(s)://)');
+    throw chainConfigError(where, 'not a valid URL (expected http(s):// or ws(s)://)');
   }
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
-    throw new ChainConfigError(
+    throw chainConfigError(
       where,
       `unsupported protocol "${url.protocol}" (expected http:, https:, ws: or wss:)`,
     );
@@ -94,17 +94,14 @@ export function parseRpcUrl(value: unknown, where: string): string {
 export function parseChainId(value: unknown, where: string): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-    throw new ChainConfigError(
-      where,
-      `expected a positive integer chain id, got ${describe(value)}`,
-    );
+    throw chainConfigError(where, `expected a positive integer chain id, got ${describe(value)}`);
   }
   return n;
 }
 
 function intInRange(value: unknown, min: number, max: number, where: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ChainConfigError(
+    throw chainConfigError(
       where,
       `expected an integer from ${min} to ${max}, got ${describe(value)}`,
     );
@@ -116,7 +113,7 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
   switch (kind) {
     case 'name':
       if (typeof value !== 'string' || !NAME_RE.test(value)) {
-        throw new ChainConfigError(
+        throw chainConfigError(
           where,
           `expected a lower-case name of letters, digits and "_" (like "base" or "hyper_evm"), got ${describe(value)}`,
         );
@@ -124,11 +121,11 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
       return value;
     case 'tags':
       if (!Array.isArray(value)) {
-        throw new ChainConfigError(where, `expected an array of tags, got ${describe(value)}`);
+        throw chainConfigError(where, `expected an array of tags, got ${describe(value)}`);
       }
       return value.map((tag, i) => {
         if (typeof tag !== 'string' || !NAME_RE.test(tag)) {
-          throw new ChainConfigError(
+          throw chainConfigError(
             `${where}[${i}]`,
             `expected a lower-case tag of letters, digits and "_", got ${describe(tag)}`,
           );
@@ -138,7 +135,7 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
     case 'symbol':
     case 'text':
       if (typeof value !== 'string' || value.trim() === '' || value.length > 64) {
-        throw new ChainConfigError(
+        throw chainConfigError(
           where,
           `expected a non-empty string of at most 64 characters, got ${describe(value)}`,
         );
@@ -154,7 +151,7 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
       if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
         return BigInt(value);
       if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return BigInt(value);
-      throw new ChainConfigError(
+      throw chainConfigError(
         where,
         `expected a non-negative integer block number (number or decimal string), got ${describe(value)}`,
       );
@@ -162,14 +159,14 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
       return parseAddress(value, where);
     case 'addresses': {
       if (!Array.isArray(value)) {
-        throw new ChainConfigError(where, `expected an array of addresses, got ${describe(value)}`);
+        throw chainConfigError(where, `expected an array of addresses, got ${describe(value)}`);
       }
       const list = value.map((a, i) => parseAddress(a, `${where}[${i}]`));
       return [...new Set(list)];
     }
     case 'url': {
       if (typeof value !== 'string') {
-        throw new ChainConfigError(where, `expected an http(s) URL, got ${describe(value)}`);
+        throw chainConfigError(where, `expected an http(s) URL, got ${describe(value)}`);
       }
       try {
         const url = new URL(value);
@@ -177,7 +174,7 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
       } catch {
         // fall through
       }
-      throw new ChainConfigError(where, `expected an http(s) URL, got ${describe(value)}`);
+      throw chainConfigError(where, `expected an http(s) URL, got ${describe(value)}`);
     }
     case 'rpc':
       return parseRpcUrl(value, where);
@@ -185,12 +182,12 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
       return parseTokens(value, where);
     case 'onReplaced':
       if (value !== 'stop' && value !== 'reindex') {
-        throw new ChainConfigError(where, `expected "stop" or "reindex", got ${describe(value)}`);
+        throw chainConfigError(where, `expected "stop" or "reindex", got ${describe(value)}`);
       }
       return value;
     case 'mode':
       if (value !== 'full' && value !== 'wallets') {
-        throw new ChainConfigError(where, `expected "full" or "wallets", got ${describe(value)}`);
+        throw chainConfigError(where, `expected "full" or "wallets", got ${describe(value)}`);
       }
       return value;
   }
@@ -198,7 +195,7 @@ function parseField(kind: FieldKind, value: unknown, where: string): unknown {
 
 function parseTokens(value: unknown, where: string): TokenInfo[] {
   if (!Array.isArray(value)) {
-    throw new ChainConfigError(
+    throw chainConfigError(
       where,
       `expected an array of {address, logo?, url?}, got ${describe(value)}`,
     );
@@ -206,14 +203,13 @@ function parseTokens(value: unknown, where: string): TokenInfo[] {
   const seen = new Set<string>();
   return value.map((entry, i) => {
     const at = `${where}[${i}]`;
-    if (!isRecord(entry))
-      throw new ChainConfigError(at, `expected an object, got ${describe(entry)}`);
+    if (!isRecord(entry)) throw chainConfigError(at, `expected an object, got ${describe(entry)}`);
     const extra = Object.keys(entry).find((k) => !['address', 'logo', 'url'].includes(k));
     if (extra)
-      throw new ChainConfigError(`${at}.${extra}`, 'unknown field; allowed: address, logo, url');
+      throw chainConfigError(`${at}.${extra}`, 'unknown field; allowed: address, logo, url');
     const token: TokenInfo = { address: parseAddress(entry.address, `${at}.address`) };
     if (seen.has(token.address))
-      throw new ChainConfigError(`${at}.address`, `duplicate token ${token.address}`);
+      throw chainConfigError(`${at}.address`, `duplicate token ${token.address}`);
     seen.add(token.address);
     if (entry.logo !== undefined && entry.logo !== null)
       token.logo = parseField('url', entry.logo, `${at}.logo`) as string;
@@ -225,20 +221,20 @@ function parseTokens(value: unknown, where: string): TokenInfo[] {
 
 function parseEntry(entry: unknown, where: string): ChainOverride {
   if (!isRecord(entry)) {
-    throw new ChainConfigError(
+    throw chainConfigError(
       where,
       `expected an object with at least "chain_id", got ${describe(entry)}`,
     );
   }
   const idKey = 'chain_id' in entry ? 'chain_id' : 'chainId' in entry ? 'chainId' : undefined;
-  if (!idKey) throw new ChainConfigError(where, 'missing "chain_id"');
+  if (!idKey) throw chainConfigError(where, 'missing "chain_id"');
   const out: Record<string, unknown> = { chainId: parseChainId(entry[idKey], `${where}.${idKey}`) };
   for (const [key, value] of Object.entries(entry)) {
     if (key === 'chain_id' || key === 'chainId') continue;
     const snake = FIELDS[key] ? key : CAMEL.get(key);
     const field = snake ? FIELDS[snake] : undefined;
     if (!field) {
-      throw new ChainConfigError(
+      throw chainConfigError(
         `${where}.${key}`,
         `unknown field; allowed: chain_id, ${Object.keys(FIELDS).join(', ')}`,
       );
@@ -264,7 +260,7 @@ export function parseChainsFile(json: unknown, source = 'CHAINS_FILE'): ChainOve
   } else if (isRecord(json)) {
     const extra = Object.keys(json).filter((k) => k !== 'chains');
     if (extra.length > 0) {
-      throw new ChainConfigError(
+      throw chainConfigError(
         `${source}.${extra[0]}`,
         'unknown top-level field; expected only "chains"',
       );
@@ -272,25 +268,19 @@ export function parseChainsFile(json: unknown, source = 'CHAINS_FILE'): ChainOve
     entries = json.chains;
     prefix = `${source}.chains`;
     if (!Array.isArray(entries)) {
-      throw new ChainConfigError(
+      throw chainConfigError(
         prefix,
         `expected an array of chain entries, got ${describe(entries)}`,
       );
     }
   } else {
-    throw new ChainConfigError(
-      source,
-      `expected {"chains": [...]} or an array, got ${describe(json)}`,
-    );
+    throw chainConfigError(source, `expected {"chains": [...]} or an array, got ${describe(json)}`);
   }
   const seen = new Set<number>();
   return (entries as unknown[]).map((entry, i) => {
     const parsed = parseEntry(entry, `${prefix}[${i}]`);
     if (seen.has(parsed.chainId)) {
-      throw new ChainConfigError(
-        `${prefix}[${i}].chain_id`,
-        `duplicate chain id ${parsed.chainId}`,
-      );
+      throw chainConfigError(`${prefix}[${i}].chain_id`, `duplicate chain id ${parsed.chainId}`);
     }
     seen.add(parsed.chainId);
     return parsed;

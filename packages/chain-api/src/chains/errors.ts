@@ -1,12 +1,12 @@
-/** Invalid chain configuration (RPC_URL_<id>, CHAINS_FILE): the message names the bad input. */
-export class ChainConfigError extends Error {
-  override name = 'ChainConfigError';
-  readonly code = 'CHAIN_CONFIG_INVALID';
-  /** Where the problem is, e.g. `CHAINS_FILE chains[2].stablecoins[0]` or `RPC_URL_1`. */
-  readonly source: string;
+import { ConfigError } from '../errors/index.js';
 
-  constructor(source: string, message: string) {
-    super(`${source}: ${message}`);
-    this.source = source;
-  }
+/**
+ * The one configuration error under the name chain configuration code has always thrown; the
+ * message names the bad input (RPC_URL_<id>, CHAINS_FILE and the place in it).
+ */
+export { ConfigError as ChainConfigError };
+
+/** A ConfigError of the chain configuration: `source: message`, `source` kept apart. */
+export function chainConfigError(source: string, message: string): ConfigError {
+  return new ConfigError(source, `${source}: ${message}`);
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ChainConfig } from './chain-config.js';
 import { type ChainOverride, parseChainId, parseChainsFile, parseRpcUrl } from './chains-file.js';
-import { ChainConfigError } from './errors.js';
+import { chainConfigError } from './errors.js';
 import { getKnownChain } from './known-chains.js';
 
 const RPC_ENV_RE = /^RPC_URL_(.*)$/;
@@ -52,13 +52,13 @@ async function readChainsFile(path: string): Promise<ChainOverride[]> {
     text = await readFile(resolve(path), 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'read error';
-    throw new ChainConfigError(source, `cannot read file (${code})`);
+    throw chainConfigError(source, `cannot read file (${code})`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ChainConfigError(source, `invalid JSON: ${(err as Error).message}`);
+    throw chainConfigError(source, `invalid JSON: ${(err as Error).message}`);
   }
   return parseChainsFile(json, source);
 }
@@ -66,14 +66,14 @@ async function readChainsFile(path: string): Promise<ChainOverride[]> {
 /**
  * The chains to index: every `RPC_URL_<chainId>` variable (and every CHAINS_FILE entry with an
  * `rpc_url`), built from the registry and overridden by CHAINS_FILE. Sorted by chain id.
- * Throws {@link ChainConfigError} naming the variable or JSON path of any bad input.
+ * Throws a ConfigError naming the variable or JSON path of any bad input.
  *
  * @example
  * const chains = await loadChainConfigs({ RPC_URL_1: 'https://eth.example/v2/KEY' });
- * chains[0].name; // 'ethereum'
+ * chains[0]?.name; // 'ethereum'
  */
 export async function loadChainConfigs(
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<ChainConfig[]> {
   const overrides = new Map<number, ChainOverride>();
   if (env.CHAINS_FILE?.trim()) {
@@ -102,7 +102,7 @@ export async function loadChainConfigs(
   for (const chain of chains) {
     const other = names.get(chain.name);
     if (other !== undefined) {
-      throw new ChainConfigError(
+      throw chainConfigError(
         'CHAINS_FILE',
         `chains ${other} and ${chain.chainId} are both named "${chain.name}"; names must be unique`,
       );

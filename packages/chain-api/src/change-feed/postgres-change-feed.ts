@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@sluice/db';
+import { BaseError } from '../errors/index.js';
 import { type ChangeFeed, changeChannels, FeedHub } from './change-feed.js';
 import { readStartedAfter } from './coalesced.js';
 import { FenceMarkers } from './fence-markers.js';
@@ -76,7 +77,8 @@ export async function listenChangeFeed(
   // Assigned before any marker can be sent (sync needs the listener).
   let listener: Awaited<ReturnType<Database['listen']>> | undefined;
   const markers = new FenceMarkers(async (id) => {
-    if (!listener || !hub.connected) throw new Error('change feed down');
+    if (!listener || !hub.connected)
+      throw new BaseError('change feed down', { code: 'CHANGE_FEED_DOWN' });
     await listener.notify(fenceChannel, id);
   }, opts.fenceTimeoutMs ?? 500);
 

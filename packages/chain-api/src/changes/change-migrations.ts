@@ -156,7 +156,7 @@ export const changeFunctionMigrations: Migration[] = [
 ];
 
 /**
- * Scoped change notifications (issue 17). The served tables' statement triggers (api-002,
+ * Scoped change notifications, so a cache drops only what a write touched. The served tables' statement triggers (api-002,
  * api-sim-001) stay for the indexer's high-volume tables, but send nothing when the transaction
  * announced its own precise change (`announceStoreChange`), and otherwise one coarse
  * `{"all":1}` per transaction. The pricing and NFT tables get row-aware triggers that name

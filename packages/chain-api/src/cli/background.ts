@@ -2,10 +2,11 @@ import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainStatus } from '../api/readiness.js';
 import type { ChainConfig } from '../chains/index.js';
-import { nftConfigFromEnv, startNftWorker } from '../nft/index.js';
+import type { AppConfig } from '../config/index.js';
+import { startNftWorker } from '../nft/index.js';
 import { startPricing } from '../pricing/index.js';
+import type { NodeClientRegistry } from '../rpc/index.js';
 import { startIndexers } from '../wallets/start-indexers.js';
-import { walletsOptionsFromEnv } from '../wallets/wallets-options.js';
 
 /** The workers behind the API: indexers, pricing and the NFT metadata/spam worker. */
 export interface Background {
@@ -19,9 +20,11 @@ export async function startBackground(opts: {
   log: Logger;
   /** Metadata server of the local devnet: the only private host the NFT fetcher may reach. */
   devnetMetadataUrl?: string | undefined;
-  env?: NodeJS.ProcessEnv;
+  config: Pick<AppConfig, 'wallets' | 'nft' | 'pricing' | 'ci'>;
+  /** The process's node clients (the caller closes them). */
+  nodes: NodeClientRegistry;
 }): Promise<Background> {
-  const { db, chains, log } = opts;
+  const { db, chains, log, config, nodes } = opts;
   const started: { stop(): Promise<void> }[] = [];
   const stopAll = async () => {
     // Consumers of the store first, then the indexer that feeds them.
@@ -39,12 +42,19 @@ export async function startBackground(opts: {
       db,
       chains,
       log: log.child({ worker: 'indexer' }),
-      wallets: walletsOptionsFromEnv(),
+      wallets: config.wallets,
+      plainProgress: config.ci,
+      nodes,
     });
     started.push(indexers);
-    const pricing = await startPricing({ db, chains, log: log.child({ worker: 'pricing' }) });
+    const pricing = await startPricing({
+      db,
+      chains,
+      log: log.child({ worker: 'pricing' }),
+      thresholds: config.pricing,
+    });
     started.push(pricing);
-    const nftEnv = nftConfigFromEnv(opts.env ?? process.env);
+    const nftEnv = config.nft;
     // The devnet serves its NFT metadata from a local HTTP server: exempt that host only from the
     // SSRF guard (a redirect from it elsewhere is still checked).
     const allowHosts = [
@@ -55,6 +65,7 @@ export async function startBackground(opts: {
       ...nftEnv,
       db,
       chains,
+      nodes,
       log: log.child({ worker: 'nft' }),
       ...(allowHosts.length > 0 ? { allowHosts } : {}),
     });

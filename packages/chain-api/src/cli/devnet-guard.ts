@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DatabaseLockedError, lockFolder } from '@sluice/db';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import { generateApiKey } from '../keys/api-key-format.js';
 
 /** Lock file of a running `serve --devnet` in DATA_DIR; holds the owner's pid. */
@@ -24,6 +24,7 @@ export async function assertPortFree(host: string, port: number): Promise<void> 
     probe.once('error', (error: NodeJS.ErrnoException) => {
       fail(
         new ConfigError(
+          'PORT',
           error.code === 'EADDRINUSE'
             ? `port ${port} on ${host} is in use (another \`npm start\` or sluice-chain?); stop it or set PORT`
             : `cannot listen on ${host}:${port}: ${error.message}`,
@@ -51,6 +52,7 @@ export function acquireDevnetLock(dataDir: string): () => void {
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;
     throw new ConfigError(
+      'DATA_DIR',
       `the devnet store ${resolve(dataDir, 'devnet')} is in use by process ${error.pid} (another \`npm start\`?); stop it first (lock: ${resolve(error.lockFile)})`,
     );
   }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Database, DatabaseLockedError } from '@sluice/db';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 import { createKeyStore } from '../keys/key-store.js';
 import { openStore } from './open-store.js';
 

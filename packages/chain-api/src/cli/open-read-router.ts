@@ -1,6 +1,6 @@
 import { type Database, openDatabase } from '@sluice/db';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 import { ReadRouter } from '../replicas/read-router.js';
 import { ReadServer, serverName } from '../replicas/read-server.js';
 
@@ -38,6 +38,7 @@ export async function openReadRouter(
         url: u.toString(),
         applicationName: 'sluice-chain-api',
         max: 20,
+        statementTimeoutMs: config.database.statementTimeoutMs,
         // A standby that vanished must not hold a read for long before it goes to the primary.
         connectTimeoutMs: 2_000,
       });

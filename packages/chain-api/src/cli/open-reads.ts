@@ -7,7 +7,7 @@ import type { ReadServersHealth } from '../api/routes/health.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
 import { listenChangeFeed } from '../change-feed/postgres-change-feed.js';
 import { redisChangeChannel, redisChangeFeed } from '../change-feed/redis-change-feed.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 import type { ReadRouter } from '../replicas/read-router.js';
 import { openReadRouter } from './open-read-router.js';
 import { devnetStoreName } from './open-store.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Database, migrate, openDatabase } from '@sluice/db';
 import pg from 'pg';
 import { storeMigrations } from '../api/store-migrations.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 
 /** Schema (PostgreSQL) or folder under DATA_DIR (PGlite) holding the throwaway devnet store. */
 export const devnetStoreName = 'sluice_devnet';
@@ -32,6 +32,8 @@ export async function openApiPool(
     ...(opts.devnet ? { schema: devnetStoreName } : {}),
     applicationName: 'sluice-chain-api',
     max: 20,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+    connectTimeoutMs: config.database.connectTimeoutMs,
   });
 }
 
@@ -58,7 +60,12 @@ export async function openStore(
     } finally {
       await client.end();
     }
-    db = await openDatabase({ ...workerLimits, url: config.databaseUrl, schema: devnetStoreName });
+    db = await openDatabase({
+      ...workerLimits,
+      connectTimeoutMs: config.database.connectTimeoutMs,
+      url: config.databaseUrl,
+      schema: devnetStoreName,
+    });
   } else if (opts.devnet) {
     const dataDir = join(config.dataDir, 'devnet');
     rmSync(dataDir, { recursive: true, force: true });
@@ -66,6 +73,7 @@ export async function openStore(
   } else {
     db = await openDatabase({
       ...workerLimits,
+      connectTimeoutMs: config.database.connectTimeoutMs,
       url: config.databaseUrl,
       dataDir: config.dataDir,
       applicationName: 'sluice-chain',

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 import { createLeaderLock } from '../ingest/leader-lock.js';
 import { resetChainData } from '../ingest/reset-chain.js';
 import { openStore } from './open-store.js';

@@ -7,9 +7,9 @@ import { createApiServer } from '../api/server.js';
 import type { ChainConfig } from '../chains/index.js';
 import { knownChains } from '../chains/index.js';
 import { redisChangeChannel, startChangeRelay } from '../change-feed/redis-change-feed.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 import { createKeyStore, keysReadThenPrimary } from '../keys/key-store.js';
-import { walletsOptionsFromEnv } from '../wallets/wallets-options.js';
+import { createNodeClientRegistry } from '../rpc/index.js';
 import type { Background } from './background.js';
 import { printBanner } from './banner.js';
 import { acquireDevnetLock, assertPortFree, loadDevnetDemoKey } from './devnet-guard.js';
@@ -54,7 +54,6 @@ export async function serveCommand(
   flags: ServeFlags,
   config: AppConfig,
   log: Logger,
-  env: NodeJS.ProcessEnv = process.env,
 ): Promise<Running> {
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async () => {
@@ -63,15 +62,18 @@ export async function serveCommand(
     }
   };
   try {
-    const host = flags.devnet && !env.HOST ? '127.0.0.1' : config.host;
+    const host = flags.devnet && !config.hostSet ? '127.0.0.1' : config.host;
     if (flags.devnet) {
       // Before anything starts or is deleted: a second `npm start` must leave the first alone.
       if (flags.api) await assertPortFree(host, config.port);
       const releaseLock = acquireDevnetLock(config.dataDir);
       cleanups.push(async () => releaseLock());
     }
-    const { chains, devnet } = await resolveChains(flags.devnet, env, log);
+    const { chains, devnet } = await resolveChains(flags.devnet, config, log);
     if (devnet) cleanups.push(() => devnet.stop());
+    // One transport per node URL for the indexers, the NFT worker and the API's node reads.
+    const nodes = createNodeClientRegistry();
+    cleanups.push(() => nodes.close());
 
     const db: Database = await openStore(config, { devnet: flags.devnet });
     cleanups.push(() => db.close());
@@ -99,6 +101,8 @@ export async function serveCommand(
         db,
         chains,
         log,
+        config,
+        nodes,
         devnetMetadataUrl: devnet?.metadataUrl,
       });
       cleanups.push(() => background!.stop());
@@ -127,6 +131,7 @@ export async function serveCommand(
       readFence: reads.fence,
       readServers: reads.router ? () => readServersHealth(reads.router!) : undefined,
       chains,
+      nodes,
       wellKnownChains: knownChains,
       statusSource,
       cursorSecret: await loadCursorSecret(db, config.cursorSecret),
@@ -137,7 +142,7 @@ export async function serveCommand(
       trustProxy: config.trustProxy,
       pricing: pricingLookups(reads.db, chains),
       responseCache: config.responseCache,
-      walletWaitMs: walletsOptionsFromEnv().waitMs,
+      walletWaitMs: config.wallets.waitMs,
       exampleWallet: devnet?.manifest.wallets.alice,
     });
     // Closing the server first stops new requests while the store is still open for in-flight ones.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadChainConfigs } from '../chains/index.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 import { countTracked, trackWallets } from '../wallets/tracked-store.js';
 import { openStore } from './open-store.js';
 
@@ -59,7 +59,7 @@ export async function walletsCommand(
     out(`not an address: "${bad.slice(0, 60)}" (expected 0x + 40 hex digits)`);
     return 2;
   }
-  const modeChains = (await loadChainConfigs(process.env))
+  const modeChains = (await loadChainConfigs(config.chainEnv))
     .filter((c) => c.mode === 'wallets')
     .map((c) => c.chainId);
   const chainIds = chainArg === undefined ? modeChains : [Number(chainArg)];

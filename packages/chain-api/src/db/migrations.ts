@@ -195,7 +195,7 @@ create table pool_states (
 );
 create index pool_states_block_idx on pool_states (chain_id, block_number);
 
--- USD price points per token (filled by the pricing worker, issue 6).
+-- USD price points per token (unused: the pricing worker writes price_history).
 create table prices (
   chain_id      integer          not null,
   token         text             not null,
@@ -207,7 +207,7 @@ create table prices (
   primary key (chain_id, token, time)
 );
 
--- NFT metadata per token (filled by the NFT worker, issue 7). The indexer inserts a 'pending' row when
+-- NFT metadata per token (filled by the NFT worker). The indexer inserts a 'pending' row when
 -- it first sees a token id and re-queues it (status pending, next_attempt now) on ERC-4906 events.
 create table nft_metadata (
   chain_id      integer       not null,

@@ -63,9 +63,6 @@ const COPY_CHUNK_CHARS = 1 << 18;
  * Runs `fn` in one transaction. On PostgreSQL it holds its own pooled client so large inserts can
  * use COPY (`copyRows`, several times faster than INSERT for the big append-only tables); on
  * PGlite it is `db.transaction`. Commits when `fn` resolves, rolls back when it throws.
- *
- * @example
- * await withCopyTransaction(db, async (tx) => { await tx.copyRows('t', ['a'], [[1]]); });
  */
 export async function withCopyTransaction<T>(
   db: Database,

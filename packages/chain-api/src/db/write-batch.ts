@@ -2,6 +2,7 @@ import type { Queryable } from '@sluice/db';
 import { announceStoreChange, publishStoreChange } from '../changes/publish-store-change.js';
 import type { StoreChangeBuilder } from '../changes/store-change.js';
 import type { DerivedBatch, PoolChanges, TokenMetadata } from '../derive/index.js';
+import { BaseError, InternalError } from '../errors/index.js';
 import { batchChange } from './batch-change.js';
 import { type BulkColumn, bulkInsert } from './bulk-insert.js';
 import { writeNewTokens, writePoolRows, writePoolStateRows } from './pool-and-token-rows.js';
@@ -11,8 +12,11 @@ import { snapshotForUndo } from './undo-log.js';
 /** Raw logs to keep: all, only those not decoded into typed rows, or none. */
 export type StoreLogs = 'all' | 'undecoded' | 'none';
 
-export class CheckpointConflictError extends Error {
+export class CheckpointConflictError extends BaseError<'CHECKPOINT_CONFLICT'> {
   override name = 'CheckpointConflictError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'CHECKPOINT_CONFLICT', cause: options.cause });
+  }
 }
 
 export interface WriteBatchInput {
@@ -60,7 +64,7 @@ function isoMemo(): (d: Date) => string {
 export async function writeBatch(tx: Queryable, input: WriteBatchInput): Promise<void> {
   const { chainId: chain, batch } = input;
   const last = batch.blocks[batch.blocks.length - 1];
-  if (!last) throw new Error('empty batch');
+  if (!last) throw new InternalError('empty batch');
 
   const cas = await tx.query(
     `update checkpoints set indexed_block = $2, indexed_hash = $3, indexed_time = $4, head_block = $5,

@@ -34,15 +34,18 @@ export function createSelectorRegistry(
   if (base) for (const [k, v] of base) map.set(k, [...v]);
   const rejected: string[] = [];
   for (const sig of signatures) {
-    let item: AbiFunction;
+    let parsed: ReturnType<typeof parseAbiItem>;
     try {
-      const parsed = parseAbiItem(sig);
-      if (parsed.type !== 'function') throw new Error('not a function');
-      item = parsed;
+      parsed = parseAbiItem(sig);
     } catch {
       rejected.push(sig);
       continue;
     }
+    if (parsed.type !== 'function') {
+      rejected.push(sig);
+      continue;
+    }
+    const item: AbiFunction = parsed;
     const selector = toFunctionSelector(item);
     const list = map.get(selector) ?? [];
     const canonical = canonicalSignature(item);

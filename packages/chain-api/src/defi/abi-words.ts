@@ -13,7 +13,7 @@ const INT24_MAX = (1n << 23n) - 1n;
  * The 32-byte words of a return value when it has at least `min` of them (whole words only).
  *
  * @example
- * words('0x' + '00'.repeat(31) + '01', 1) // [1n]
+ * words(`0x${'00'.repeat(31)}01`, 1) // [1n]
  */
 export function words(data: CallResult, min: number): bigint[] | null {
   if (typeof data !== 'string' || !data.startsWith('0x')) return null;

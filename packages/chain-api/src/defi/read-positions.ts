@@ -1,3 +1,4 @@
+import { BaseError } from '../errors/index.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { type CallResult, type ContractCall, readCalls } from '../rpc/read-calls.js';
 import { RpcResponseError } from '../rpc/rpc-errors.js';
@@ -61,8 +62,11 @@ export interface PositionRead {
 }
 
 /** The node answered none of the calls: it cannot serve state at that block (or at all). */
-export class ChainStateUnavailableError extends Error {
+export class ChainStateUnavailableError extends BaseError<'CHAIN_STATE_UNAVAILABLE'> {
   override name = 'ChainStateUnavailableError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'CHAIN_STATE_UNAVAILABLE', cause: options.cause });
+  }
 }
 
 /** Whether the node serves state at `block` at all (else every call there fails alike). */

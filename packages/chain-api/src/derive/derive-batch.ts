@@ -5,6 +5,7 @@ import {
   decodeUnindexedTransfer,
   type SelectorRegistry,
 } from '../decode/index.js';
+import { BaseError, InternalError } from '../errors/index.js';
 import type { FetchedBlock } from '../rpc/rpc-types.js';
 import type {
   ActivityRow,
@@ -15,6 +16,7 @@ import type {
 } from './derived-batch.js';
 import { type InternalTransfer, internalTransfers } from './native-transfers.js';
 import { attributeSales, type SaleErc20Transfer, type SaleNftTransfer } from './nft-sales.js';
+import { attachAuthorizations, senderRow } from './sent-transactions.js';
 import { type PoolTokenPair, type SwapLeg, swapFromLegs, swapLeg } from './swap-legs.js';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -63,15 +65,11 @@ const SUB_SWAP = 1000;
  * Turns fetched blocks into every row the store keeps: blocks, transactions, logs, activity per
  * wallet, ERC20 deltas, NFT moves, pool events, sales. Pure: no I/O, so ranges can be derived
  * concurrently; state-dependent steps (pools, balances) are applied by the writer in block order.
- *
- * @example
- * const batch = deriveBatch(fetched, ctx);
- * await writeBatch(tx, chainId, batch, enrichment);
  */
 export function deriveBatch(fetched: readonly FetchedBlock[], ctx: DeriveContext): DerivedBatch {
   const first = fetched[0];
   const last = fetched[fetched.length - 1];
-  if (!first || !last) throw new Error('deriveBatch needs at least one block');
+  if (!first || !last) throw new InternalError('deriveBatch needs at least one block');
   const out = emptyBatch(BigInt(first.block.number), BigInt(last.block.number));
   for (const fb of fetched) deriveBlock(fb, ctx, out);
   return out;
@@ -121,7 +119,11 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
 
   block.transactions.forEach((tx, i) => {
     const receipt = receipts[i];
-    if (!receipt) throw new Error(`missing receipt for tx ${i} of block ${blockNumber}`);
+    if (!receipt) {
+      throw new BaseError(`missing receipt for tx ${i} of block ${blockNumber}`, {
+        code: 'RECEIPT_MISSING',
+      });
+    }
     const txIndex = Number(tx.transactionIndex);
     const txHash = tx.hash.toLowerCase();
     const from = tx.from.toLowerCase();
@@ -579,6 +581,16 @@ function deriveBlock(fb: FetchedBlock, ctx: DeriveContext, out: DerivedBatch): v
         });
       }
     }
+
+    // Every transaction the wallet sent is in its feed once, even one that moved nothing.
+    const own = senderRow({ from, to: to ?? created, input, status, rows });
+    if (own) {
+      add(from, own.type, own.assetType, -1, SUB_CALL, from, to ?? created, {
+        value,
+        extra: own.extra,
+      });
+    }
+    attachAuthorizations(tx, from, rows);
 
     if (status === 1 && nftTransfers.length > 0) {
       const sales = attributeSales(

@@ -1,5 +1,6 @@
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts';
 import type { Address } from '../chains/chain-config.js';
+import { DevnetError } from './errors.js';
 
 /** anvil's default mnemonic: the scenario's wallets are its first accounts. */
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -49,7 +50,9 @@ export function devnetAccount(name: DevnetWalletName): HDAccount {
   let account = accounts.get(name);
   if (!account) {
     const index = DEVNET_WALLET_NAMES.indexOf(name);
-    if (index < 0) throw new Error(`unknown devnet wallet "${String(name)}"`);
+    if (index < 0) {
+      throw new DevnetError('UNKNOWN_DEVNET_WALLET', `unknown devnet wallet "${String(name)}"`);
+    }
     account = mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: index });
     accounts.set(name, account);
   }

@@ -17,16 +17,20 @@ function isExecutable(path: string): boolean {
 }
 
 /**
+/** Where anvil is looked for: the ANVIL_PATH and PATH settings (from the configuration). */
+export interface AnvilSearch {
+  ANVIL_PATH?: string | undefined;
+  PATH?: string | undefined;
+}
+
+/**
  * Locates the anvil binary: `ANVIL_PATH` if set, else the one shipped by the npm package
  * `@foundry-rs/anvil-linux-amd64`, else `anvil` on PATH.
  *
  * @example
  * const bin = findAnvilBinary(); // '/repo/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil'
  */
-export function findAnvilBinary(
-  env: NodeJS.ProcessEnv = process.env,
-  npmPackage: string = ANVIL_PACKAGE,
-): string {
+export function findAnvilBinary(env: AnvilSearch = {}, npmPackage: string = ANVIL_PACKAGE): string {
   const tried: string[] = [];
   const explicit = env.ANVIL_PATH;
   if (explicit) {
@@ -250,6 +254,7 @@ async function launch(
  * `stop()`, on process exit, and, through a watchdog, even if this process is SIGKILLed.
  *
  * @example
+ * import { createPublicClient, http } from 'viem';
  * const anvil = await startAnvil();
  * const client = createPublicClient({ transport: http(anvil.rpcUrl) });
  * await anvil.stop();

@@ -120,12 +120,10 @@ describe('compile cache', () => {
       'pragma solidity ^0.8.24;\ncontract Tiny { uint256 public x = 1; }\n',
     );
     const cache = mkdtempSync(join(tmpdir(), 'sluice-cache-'));
-    const previous = process.env.SLUICE_CONTRACTS_CACHE;
-    process.env.SLUICE_CONTRACTS_CACHE = cache;
-    try {
+    {
       const [a, b] = await Promise.all([
-        compileContracts({ contractsDir: src }),
-        compileContracts({ contractsDir: src }),
+        compileContracts({ contractsDir: src, cacheDir: cache }),
+        compileContracts({ contractsDir: src, cacheDir: cache }),
       ]);
       expect(a.Tiny?.bytecode).toMatch(/^0x60/);
       expect(b.Tiny).toEqual(a.Tiny);
@@ -137,12 +135,9 @@ describe('compile cache', () => {
       const lock = join(cache, cached!.replace(/\.json$/, '.lock'));
       mkdirSync(lock);
       writeFileSync(join(lock, 'pid'), String(dead));
-      const again = await compileContracts({ contractsDir: src });
+      const again = await compileContracts({ contractsDir: src, cacheDir: cache });
       expect(again.Tiny).toEqual(a.Tiny);
       expect(existsSync(lock)).toBe(false);
-    } finally {
-      if (previous === undefined) delete process.env.SLUICE_CONTRACTS_CACHE;
-      else process.env.SLUICE_CONTRACTS_CACHE = previous;
     }
   });
 });

@@ -136,9 +136,9 @@ async function writable(dir: string): Promise<boolean> {
   }
 }
 
-async function cacheDir(): Promise<string> {
+async function cacheDir(configured: string | undefined): Promise<string> {
   const candidates = [
-    process.env.SLUICE_CONTRACTS_CACHE,
+    configured,
     join(CONTRACTS_DIR, '..', 'node_modules', '.cache', 'sluice-contracts'),
     join(tmpdir(), 'sluice-contracts'),
   ];
@@ -220,18 +220,27 @@ let memo: Promise<CompiledContracts> | undefined;
  *
  * @example
  * const { WETH9 } = await compileContracts();
- * await wallet.deployContract({ abi: WETH9.abi, bytecode: WETH9.bytecode });
+ * if (WETH9) await wallet.deployContract({ abi: WETH9.abi, bytecode: WETH9.bytecode });
  */
-export function compileContracts(opts: { contractsDir?: string } = {}): Promise<CompiledContracts> {
-  if (opts.contractsDir) return compileUncached(opts.contractsDir);
-  memo ??= compileUncached(CONTRACTS_DIR).catch((err: unknown) => {
+export function compileContracts(
+  opts: {
+    contractsDir?: string;
+    /** Cache folder (SLUICE_CONTRACTS_CACHE); default node_modules/.cache, else the temp dir. */
+    cacheDir?: string | undefined;
+  } = {},
+): Promise<CompiledContracts> {
+  if (opts.contractsDir) return compileUncached(opts.contractsDir, opts.cacheDir);
+  memo ??= compileUncached(CONTRACTS_DIR, opts.cacheDir).catch((err: unknown) => {
     memo = undefined;
     throw err;
   });
   return memo;
 }
 
-async function compileUncached(contractsDir: string): Promise<CompiledContracts> {
+async function compileUncached(
+  contractsDir: string,
+  configuredCache: string | undefined,
+): Promise<CompiledContracts> {
   const sources = await readSources(contractsDir);
   const hash = createHash('sha256');
   hash.update(JSON.stringify(SOLC_SETTINGS));
@@ -239,7 +248,7 @@ async function compileUncached(contractsDir: string): Promise<CompiledContracts>
     hash.update(`${pkg}@${packageVersion(pkg)}`);
   for (const [name, { content }] of Object.entries(sources)) hash.update(`${name}\0${content}\0`);
   const key = hash.digest('hex').slice(0, 32);
-  const compiled = await compileOnce(await cacheDir(), key, () => runSolc(sources));
+  const compiled = await compileOnce(await cacheDir(configuredCache), key, () => runSolc(sources));
   const artifacts = Object.fromEntries(
     Object.entries(ARTIFACTS).map(([name, path]) => [name, loadArtifact(path)]),
   );

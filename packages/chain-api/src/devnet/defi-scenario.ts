@@ -1,6 +1,7 @@
 import { decodeEventLog, maxUint256, parseEther, parseUnits, zeroAddress } from 'viem';
 import type { Address } from '../chains/chain-config.js';
 import { DEVNET_WALLETS } from './accounts.js';
+import { ScenarioError } from './errors.js';
 import type { DevnetDefi } from './manifest.js';
 import type { ScenarioClient } from './scenario-client.js';
 
@@ -103,7 +104,7 @@ export async function deployDefiScenario(
         };
       }
     }
-    throw new Error(`${step}: no IncreaseLiquidity event`);
+    throw new ScenarioError(`${step}: no IncreaseLiquidity event`);
   };
   const inRange = await mint(
     'alice mints v3 position',

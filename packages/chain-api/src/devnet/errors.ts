@@ -1,13 +1,20 @@
-/** Base class of every devnet error: a short message plus machine-readable details. */
-export class DevnetError extends Error {
-  override name = 'DevnetError';
-  readonly code: string;
-  readonly details: string | undefined;
+import { BaseError } from '../errors/index.js';
 
-  constructor(code: string, message: string, details?: string) {
-    super(details ? `${message}\n${details}` : message);
-    this.code = code;
-    this.details = details;
+/** Catalogue codes of devnet failures. */
+type DevnetErrorCode =
+  | 'DEVNET_FAILED'
+  | 'ANVIL_NOT_FOUND'
+  | 'ANVIL_START_FAILED'
+  | 'CONTRACT_COMPILE_FAILED'
+  | 'SCENARIO_FAILED'
+  | 'UNKNOWN_DEVNET_WALLET';
+
+/** Base class of every devnet error: a short message plus machine-readable details. */
+export class DevnetError extends BaseError<DevnetErrorCode> {
+  override name = 'DevnetError';
+
+  constructor(code: DevnetErrorCode, message: string, details?: string) {
+    super(message, { code, details, message: details ? `${message}\n${details}` : message });
   }
 }
 

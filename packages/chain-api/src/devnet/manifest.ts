@@ -144,6 +144,6 @@ export interface DevnetManifest {
   };
   sales: DevnetSale[];
   defi: DevnetDefi;
-  /** Notable transactions by name (see the README's list). */
+  /** Notable transactions by name (see docs/devnet.md). */
   events: Record<string, DevnetEvent>;
 }

@@ -296,8 +296,20 @@ describe('deployScenario via startDevnet', () => {
     // One block per transaction (automine); a failed action mines at most one reverted block.
     expect(after - before >= BigInt(sent)).toBe(true);
     expect(after - before <= BigInt(sent + trickle.failures())).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await client.getBlockNumber()).toBe(after); // nothing after stop()
+    // Nothing after stop(): a second trickle at the same interval sends a few transactions (the
+    // stopped one would have had as many turns meanwhile), and only its blocks appear.
+    const marker = startTrickle(devnet.rpcUrl, devnet.manifest, {
+      intervalMs: 20,
+      seed: 8,
+      contracts,
+    });
+    while (marker.count() < 3 && Date.now() < deadline + 10_000)
+      await new Promise((r) => setTimeout(r, 20));
+    await marker.stop();
+    expect(marker.count()).toBeGreaterThanOrEqual(3);
+    expect(trickle.count()).toBe(sent);
+    const last = await client.getBlockNumber();
+    expect(last - after <= BigInt(marker.count() + marker.failures())).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ChainConfig } from '../chains/chain-config.js';
-import { type AnvilInstance, startAnvil } from './anvil.js';
+import { type AnvilInstance, type AnvilSearch, findAnvilBinary, startAnvil } from './anvil.js';
 import { compileContracts } from './compile.js';
 import { devnetChainConfig } from './devnet-chain.js';
 import type { DevnetManifest } from './manifest.js';
@@ -15,6 +15,10 @@ export interface StartDevnetOptions {
   /** Keep adding seeded random activity after the scenario (default false). */
   trickle?: boolean | { intervalMs?: number; seed?: number };
   log?: DevnetLogger;
+  /** Where to look for anvil (the configuration's ANVIL_PATH and PATH); default the npm package. */
+  anvilSearch?: AnvilSearch;
+  /** Compiled-contracts cache folder (the configuration's SLUICE_CONTRACTS_CACHE). */
+  contractsCache?: string | undefined;
 }
 
 export interface Devnet {
@@ -45,12 +49,16 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Devnet
   const started: { stop(): Promise<void> }[] = [];
   try {
     const [contracts, metadata, anvil] = await Promise.all([
-      compileContracts(),
+      compileContracts({ cacheDir: opts.contractsCache }),
       startMetadataServer({ port: opts.metadataPort }).then((s: MetadataServer) => {
         started.push(s);
         return s;
       }),
-      startAnvil({ port: opts.port, genesisTimestamp }).then((a) => {
+      startAnvil({
+        port: opts.port,
+        genesisTimestamp,
+        binary: findAnvilBinary(opts.anvilSearch),
+      }).then((a) => {
         started.push(a);
         return a;
       }),

@@ -1,10 +1,14 @@
+import { BaseError } from '../errors/index.js';
 import { isMethodNotFound, type RpcClient } from '../rpc/index.js';
 import { type ParityTrace, parityBlockFrames } from '../rpc/parity-trace.js';
 import type { CallFrame, RpcBlockWithTxs } from '../rpc/rpc-types.js';
 
 /** A transaction the node could not trace by any method it serves: the range is retried. */
-export class TraceUnavailableError extends Error {
+export class TraceUnavailableError extends BaseError<'TRACE_UNAVAILABLE'> {
   override name = 'TraceUnavailableError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'TRACE_UNAVAILABLE', cause: options.cause });
+  }
 }
 
 /** Nodes that answered `trace_block` with "method not found" (not asked again). */

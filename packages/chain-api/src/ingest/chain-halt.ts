@@ -23,9 +23,6 @@ export async function markHalted(
  * Whether blocks of this chain were indexed while traces were believed unavailable and the node
  * now serves them: those blocks lack internal native transfers, so the chain must be re-indexed.
  * Reads the capabilities stored by the previous run (before they're overwritten).
- *
- * @example
- * if (await indexedWithoutTraces(db, chainId, caps)) await resetChainData(db, chainId);
  */
 export async function indexedWithoutTraces(
   db: Queryable,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import { CheckpointConflictError } from '../db/index.js';
 import type { DeriveContext, PoolState } from '../derive/index.js';
+import { BaseError, ConfigError } from '../errors/index.js';
 import { Reconciler } from '../reconcile/index.js';
 import { handleReorg, ReorgTooDeepError } from '../reorg/index.js';
 import {
@@ -36,6 +37,7 @@ import { prefetch } from './prefetch.js';
 import { type Prepared, prepareBatch } from './prepare-batch.js';
 import { Progress } from './progress.js';
 import { resetChainData } from './reset-chain.js';
+import { classifyStepFailure } from './step-failure.js';
 import { TokenStandards } from './token-standards.js';
 
 export type { ChainIndexerOptions, ChainStatus, IndexStats } from './indexer-types.js';
@@ -79,15 +81,15 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     this.log = options.log.child({ chain: chain.name, chainId: chain.chainId });
     this.opts = indexerSettings(options);
     this.batchSize = this.opts.batchSize;
-    if (!options.rpc && !chain.rpcUrl) throw new Error(`chain ${chain.chainId} has no RPC URL`);
+    if (!options.rpc && !chain.rpcUrl) {
+      throw new ConfigError(`RPC_URL_${chain.chainId}`, `chain ${chain.chainId} has no RPC URL`);
+    }
+    const rpcOptions = { ...options.rpcOptions, log: this.log, signal: this.abort.signal };
+    const url = chain.rpcUrl as string;
     this.rpc =
       options.rpc ??
-      createRpcClient({
-        ...options.rpcOptions,
-        url: chain.rpcUrl as string,
-        log: this.log,
-        signal: this.abort.signal,
-      });
+      options.nodes?.open(url, rpcOptions) ??
+      createRpcClient({ ...rpcOptions, url });
     this.lock = createLeaderLock(db, chain.chainId);
     this.lock.onLost((reason) => {
       this.caughtUp = false;
@@ -104,7 +106,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
       ...options.reconcile,
     });
     this.ctx = deriveContextOf(chain, this.probes);
-    this.progress = new Progress(this.log, chain.name);
+    this.progress = new Progress(this.log, chain.name, this.opts.plainProgress);
     this.mode = options.mode?.({
       db,
       chain,
@@ -124,8 +126,9 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
           : undefined,
     });
     if (walletsMode && !this.mode) {
-      throw new Error(
+      throw new BaseError(
         `chain ${chain.chainId} is in wallets mode: start it with the wallets mode wired in (startIndexers of src/wallets)`,
+        { code: 'CONFIG_INVALID' },
       );
     }
   }
@@ -179,7 +182,9 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
    */
   async indexToHead(): Promise<IndexStats> {
     if (!(await this.lock.tryAcquire()))
-      throw new Error(`chain ${this.chain.chainId} is locked by another indexer`);
+      throw new BaseError(`chain ${this.chain.chainId} is locked by another indexer`, {
+        code: 'LEADER_LOCK_HELD',
+      });
     for (;;) {
       try {
         if (await this.step()) break;
@@ -216,11 +221,12 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
         failures = 0;
       } catch (error) {
         if (signal.aborted) break;
-        if (error instanceof ChainReplacedError) {
-          if (await this.onReplaced(error)) continue;
+        const failure = classifyStepFailure(error);
+        if (failure.action === 'halt') {
+          if (await this.onReplaced(failure.error)) continue;
           return;
         }
-        if (error instanceof LeadershipLostError) {
+        if (failure.action === 'standby') {
           this.checkpoint = undefined; // standby now; the new leader owns the store
           this.caughtUp = false;
           // Give the standbys (polling every standbyRetryMs) the first chance to take over.
@@ -228,7 +234,9 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
           continue;
         }
         failures++;
-        this.log.warn({ err: errMsg(error), failures }, 'indexer step failed; retrying');
+        const fields = { err: errMsg(error), code: failure.code, failures };
+        if (failure.retryable) this.log.warn(fields, 'indexer step failed; retrying');
+        else this.log.error(fields, 'indexer step failed (not retryable); retrying');
         this.checkpoint = undefined; // reload state from the store
         await sleep(backoffDelay(Math.min(failures, 6), 250), signal).catch(() => {});
       }
@@ -255,8 +263,9 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
   private async init(): Promise<void> {
     const chainIdHex = await this.rpc.request<string>('eth_chainId', []);
     if (Number(BigInt(chainIdHex)) !== this.chain.chainId) {
-      throw new Error(
+      throw new BaseError(
         `RPC serves chain ${Number(BigInt(chainIdHex))}, expected ${this.chain.chainId}`,
+        { code: 'CHAIN_ID_MISMATCH' },
       );
     }
     // Probed at every start (never trusted from the store): a wrong answer must not persist.
@@ -324,14 +333,15 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     this.mode?.invalidate();
     this.tokenStandards.clear();
     await this.reconciler.init((this.caps as ChainCapabilities).multicall3, this.checkpoint.block);
-    if (this.checkpoint.block !== next.block) throw new Error('checkpoint moved during rollback');
+    if (this.checkpoint.block !== next.block)
+      throw new CheckpointConflictError('checkpoint moved during rollback');
   }
 
   /**
    * The node serves another chain than the store: re-index from scratch when configured (true:
    * keep going), else stop this chain with one clear error (false). Never a retry loop.
    */
-  private async onReplaced(error: ChainReplacedError): Promise<boolean> {
+  private async onReplaced(error: Error): Promise<boolean> {
     this.checkpoint = undefined;
     this.caughtUp = false;
     if (this.chain.onReplaced === 'reindex') {

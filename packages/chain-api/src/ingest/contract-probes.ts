@@ -237,7 +237,7 @@ function asAddress(data: Hex | null | undefined): string | null {
 /** The call itself reverted (as opposed to the node failing to run it). */
 function isRevert(error: RpcResponseError): boolean {
   return (
-    error.code === 3 ||
+    error.rpcCode === 3 ||
     /revert|invalid opcode|out of gas|stack (underflow|overflow)|bad jump/i.test(error.message)
   );
 }

@@ -1,10 +1,14 @@
+import { BaseError } from '../errors/index.js';
 import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
 import type { CallFrame, FetchedBlock, RpcBlockWithTxs, RpcReceipt } from '../rpc/rpc-types.js';
 import { repairBlockTraces } from './block-traces.js';
 
 /** The fetched blocks don't form one chain (a reorg happened while fetching): fetch again. */
-export class InconsistentRangeError extends Error {
+export class InconsistentRangeError extends BaseError<'RANGE_INCONSISTENT'> {
   override name = 'InconsistentRangeError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'RANGE_INCONSISTENT', cause: options.cause });
+  }
 }
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;

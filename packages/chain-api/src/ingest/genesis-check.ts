@@ -1,4 +1,5 @@
 import type { Queryable } from '@sluice/db';
+import { BaseError } from '../errors/index.js';
 import { type RpcClient, RpcResponseError } from '../rpc/index.js';
 
 /**
@@ -6,7 +7,7 @@ import { type RpcClient, RpcResponseError } from '../rpc/index.js';
  * a replaced node, or a reorg deeper than the stored window). Indexing that chain stops: retrying
  * cannot help, only a reset (or `onReplaced: "reindex"`) can.
  */
-export class ChainReplacedError extends Error {
+export class ChainReplacedError extends BaseError<'CHAIN_REPLACED'> {
   override name = 'ChainReplacedError';
   readonly chainId: number;
   constructor(chainId: number, name: string, detail: string) {
@@ -15,6 +16,7 @@ export class ChainReplacedError extends Error {
         `indexing of this chain is stopped. Remedy: stop the server and run ` +
         `\`sluice-chain reset ${chainId}\` to delete its indexed data (or set "on_replaced": "reindex" ` +
         `for this chain in CHAINS_FILE to re-index automatically), then start again.`,
+      { code: 'CHAIN_REPLACED', details: detail },
     );
     this.chainId = chainId;
   }

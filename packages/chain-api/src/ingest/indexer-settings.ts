@@ -8,7 +8,7 @@ import type { ChainIndexerOptions, IndexStats } from './indexer-types.js';
 
 /** The indexer's tuning with every default filled in. */
 export type IndexerSettings = Required<
-  Omit<ChainIndexerOptions, 'rpc' | 'log' | 'rpcOptions' | 'reconcile' | 'mode'>
+  Omit<ChainIndexerOptions, 'rpc' | 'nodes' | 'log' | 'rpcOptions' | 'reconcile' | 'mode'>
 >;
 
 export function indexerSettings<S extends ModeStatus>(
@@ -22,6 +22,7 @@ export function indexerSettings<S extends ModeStatus>(
     standbyRetryMs: options.standbyRetryMs ?? 1000,
     storeLogs: options.storeLogs ?? 'undecoded',
     readyLagBlocks: options.readyLagBlocks ?? 64,
+    plainProgress: options.plainProgress ?? false,
   };
 }
 

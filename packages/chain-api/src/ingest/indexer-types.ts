@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { StoreLogs } from '../db/index.js';
 import type { ReconcileOptions, ReconcileStatus } from '../reconcile/index.js';
-import type { RpcClient, RpcClientOptions } from '../rpc/index.js';
+import type { NodeClientRegistry, RpcClient, RpcClientOptions } from '../rpc/index.js';
 import type { IndexerModeFactory, ModeStatus } from './indexer-mode.js';
 
 /** What /health and the API's 503 logic read. */
@@ -46,6 +46,8 @@ export interface ChainIndexerOptions<S extends ModeStatus = ModeStatus> {
   rpcOptions?: Partial<Omit<RpcClientOptions, 'url' | 'log' | 'signal'>>;
   /** RPC client (tests inject one); default from `chain.rpcUrl`. */
   rpc?: RpcClient;
+  /** The process's node clients: the default client is opened over the node's shared transport. */
+  nodes?: NodeClientRegistry;
   /** Balance reconciliation with the chain's balanceOf (src/reconcile); on by default. */
   reconcile?: Partial<ReconcileOptions>;
   /**
@@ -53,6 +55,8 @@ export interface ChainIndexerOptions<S extends ModeStatus = ModeStatus> {
    * `walletsIndexerMode` in src/wallets); a chain in wallets mode requires it.
    */
   mode?: IndexerModeFactory<S>;
+  /** Progress as log lines even on a terminal (the configuration's `ci`). */
+  plainProgress?: boolean;
 }
 
 /** The last indexed block of a chain, as stored in `checkpoints`. */

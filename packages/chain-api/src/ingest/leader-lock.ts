@@ -1,9 +1,13 @@
 import type { Database, Queryable } from '@sluice/db';
 import pg from 'pg';
+import { BaseError } from '../errors/index.js';
 
 /** This process no longer holds the chain's leader lock: it must not write. */
-export class LeadershipLostError extends Error {
+export class LeadershipLostError extends BaseError<'LEADERSHIP_LOST'> {
   override name = 'LeadershipLostError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'LEADERSHIP_LOST', cause: options.cause });
+  }
 }
 
 /** Exclusive right to index one chain, held while this process lives. */
@@ -33,7 +37,7 @@ const inProcess = new WeakMap<object, Set<string>>();
  *
  * @example
  * const lock = createLeaderLock(db, 1);
- * if (await lock.tryAcquire()) startIndexing();
+ * if (await lock.tryAcquire()) await run();
  */
 export function createLeaderLock(db: Database, chainId: number, heartbeatMs = 5_000): LeaderLock {
   if (db.kind !== 'postgres' || !db.pgPool) {

@@ -13,12 +13,16 @@ export class Progress {
   private readonly t0 = Date.now();
   private lastPrint = 0;
   private printed = false;
-  private readonly tty = Boolean(process.stderr.isTTY) && process.env.CI !== 'true';
+  private readonly tty: boolean;
 
   constructor(
     private readonly log: Logger,
     private readonly name: string,
-  ) {}
+    /** Log lines even on a terminal (CI). */
+    plain = false,
+  ) {
+    this.tty = Boolean(process.stderr.isTTY) && !plain;
+  }
 
   target(from: bigint, head: bigint): void {
     if (this.goal === 0n) this.startBlock = from;

@@ -1,3 +1,4 @@
+import { BaseError } from '../errors/index.js';
 import { limitText, wellFormed } from '../text/limit-text.js';
 /** Machine-readable reason of an NFT metadata failure; stored in `nft_metadata.last_error` as `code: message`. */
 export type NftErrorCode =
@@ -19,15 +20,11 @@ export type NftErrorCode =
  * Base class of every error of the NFT worker: a short message, a code, and optional details
  * (never secrets; URLs are the public metadata URLs).
  */
-export class NftError extends Error {
+export class NftError extends BaseError<NftErrorCode> {
   override name = 'NftError';
-  readonly code: NftErrorCode;
-  readonly details: string | undefined;
 
   constructor(code: NftErrorCode, message: string, details?: string) {
-    super(details ? `${message}: ${details}` : message);
-    this.code = code;
-    this.details = details;
+    super(message, { code, details, message: details ? `${message}: ${details}` : message });
   }
 }
 

@@ -1,3 +1,4 @@
+export { type NftEnvOptions, nftConfigFromEnv } from '../config/nft-config.js';
 export { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
 export {
   describeError,
@@ -10,7 +11,6 @@ export {
 export { defaultGateways, type Gateways, normalizeGateways } from './gateways.js';
 export { loadMetadata } from './load-metadata.js';
 export { nftMigrations } from './migrations.js';
-export { type NftEnvOptions, nftConfigFromEnv } from './nft-config.js';
 export {
   type NftAttribute,
   type NormalizedMetadata,

@@ -48,7 +48,7 @@ export class KeyedLimiter {
  * Runs `fn` over `items` with at most `concurrency` in flight; resolves when all settled.
  *
  * @example
- * await forEachConcurrent(tokens, 8, (token) => process(token));
+ * await forEachConcurrent(tokens, 8, (token) => refresh(token));
  */
 export async function forEachConcurrent<T>(
   items: readonly T[],

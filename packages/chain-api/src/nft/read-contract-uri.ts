@@ -1,4 +1,5 @@
-import { type Address, type PublicClient, parseAbi } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { type RpcClient, RpcError } from '../rpc/index.js';
 import { limitText } from '../text/limit-text.js';
 import { NftError } from './errors.js';
 import { substituteTokenId } from './resolve-uri.js';
@@ -13,6 +14,22 @@ const nftAbi = parseAbi([
   'function symbol() view returns (string)',
 ]);
 
+type NftFunction = 'tokenURI' | 'uri' | 'name' | 'symbol';
+
+/** `eth_call` of a string getter at the latest block. */
+async function readString(
+  client: RpcClient,
+  contract: string,
+  functionName: NftFunction,
+  args: readonly [bigint] | readonly [] = [],
+): Promise<string> {
+  const data = encodeFunctionData({ abi: nftAbi, functionName, args } as Parameters<
+    typeof encodeFunctionData<typeof nftAbi>
+  >[0]);
+  const result = await client.request<Hex>('eth_call', [{ to: contract, data }, 'latest']);
+  return decodeFunctionResult({ abi: nftAbi, functionName, data: result }) as string;
+}
+
 /**
  * Reads a token's metadata URI from its contract: `tokenURI` for ERC721 (falling back to `uri`),
  * `uri` for ERC1155 (falling back to `tokenURI`) with `{id}` substituted. A revert or an empty
@@ -23,7 +40,7 @@ const nftAbi = parseAbi([
  * await readTokenUri(client, '0xabc...', 1n, 'erc721'); // 'ipfs://Qm.../1'
  */
 export async function readTokenUri(
-  client: PublicClient,
+  client: RpcClient,
   contract: string,
   tokenId: bigint,
   standard: 'erc721' | 'erc1155',
@@ -33,12 +50,7 @@ export async function readTokenUri(
   let firstError: unknown;
   for (const functionName of order) {
     try {
-      const value = await client.readContract({
-        address: contract as Address,
-        abi: nftAbi,
-        functionName,
-        args: [tokenId],
-      });
+      const value = await readString(client, contract, functionName, [tokenId]);
       const uri = value.replaceAll('\u0000', '').trim();
       if (uri === '')
         throw new NftError('URI_CALL_FAILED', `${functionName}() returned an empty string`);
@@ -59,17 +71,13 @@ export async function readTokenUri(
  * (common for ERC1155). Transport failures are thrown so the caller can retry later.
  */
 export async function readCollectionInfo(
-  client: PublicClient,
+  client: RpcClient,
   contract: string,
 ): Promise<{ name: string | null; symbol: string | null }> {
   const [name, symbol] = await Promise.all(
     (['name', 'symbol'] as const).map(async (functionName) => {
       try {
-        const value = await client.readContract({
-          address: contract as Address,
-          abi: nftAbi,
-          functionName,
-        });
+        const value = await readString(client, contract, functionName);
         const text = value.replaceAll('\u0000', '').trim();
         return text === '' ? null : limitText(text, collectionTextLimit);
       } catch (error) {
@@ -83,23 +91,11 @@ export async function readCollectionInfo(
 
 /**
  * The node could not be reached or answered garbage at the transport level (as opposed to the
- * contract reverting or returning nothing, which is the token's problem).
+ * contract reverting or returning nothing, which is the token's problem): any RPC failure but a
+ * JSON-RPC error the node gave as final (a revert, an unknown method).
  */
 function isTransportFailure(error: unknown): boolean {
-  let current: unknown = error;
-  while (current instanceof Error) {
-    if (
-      current.name === 'HttpRequestError' ||
-      current.name === 'TimeoutError' ||
-      current.name === 'WebSocketRequestError' ||
-      current.name === 'SocketClosedError' ||
-      current.name === 'LimitExceededRpcError'
-    ) {
-      return true;
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return error instanceof RpcError && (error.code !== 'RPC_RESPONSE' || error.retryable);
 }
 
 function shortMessage(error: unknown): string {

@@ -1,7 +1,7 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
-import { createPublicClient, http, type PublicClient, webSocket } from 'viem';
 import type { ChainConfig } from '../chains/index.js';
+import { createNodeClientRegistry, type NodeClientRegistry, type RpcClient } from '../rpc/index.js';
 import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
 import { discoverCollections, ensureCollections } from './collection-discovery.js';
 import {
@@ -39,6 +39,8 @@ export interface NftWorkerOptions {
   db: Database;
   chains: readonly ChainConfig[];
   log: Logger;
+  /** The process's node clients (the caller closes them); default: a registry of its own. */
+  nodes?: NodeClientRegistry;
   /** Let the fetcher reach loopback/private addresses (devnet). Default false. */
   allowPrivateHosts?: boolean;
   /** Hosts (`host` or `host:port`) exempt from the SSRF address check, e.g. a devnet metadata server. */
@@ -126,7 +128,7 @@ export interface NftWorker {
  * schedule. It only ever runs short single statements, so it never holds up the API.
  *
  * @example
- * const worker = await startNftWorker({ db, chains, log, ...nftConfigFromEnv(process.env) });
+ * const worker = await startNftWorker({ db, chains, log, ...config.nft });
  * // ...
  * await worker.stop();
  */
@@ -171,13 +173,12 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   const perHost = new KeyedLimiter(options.perHostConcurrency ?? 4);
-  const clients = new Map<number, PublicClient>();
+  const ownNodes = options.nodes ? undefined : createNodeClientRegistry();
+  const nodes = options.nodes ?? (ownNodes as NodeClientRegistry);
+  const clients = new Map<number, RpcClient>();
   for (const chain of options.chains) {
-    if (!chain.rpcUrl) continue;
-    const transport = /^wss?:/i.test(chain.rpcUrl)
-      ? webSocket(chain.rpcUrl, { retryCount: 2 })
-      : http(chain.rpcUrl, { batch: { batchSize: 100, wait: 5 }, retryCount: 2, timeout: 15_000 });
-    clients.set(chain.chainId, createPublicClient({ transport }) as PublicClient);
+    const client = nodes.client(chain, 'nft');
+    if (client) clients.set(chain.chainId, client);
   }
   const chainIds = [...clients.keys()];
   const indexedChains = options.chains.filter((c) => clients.has(c.chainId));
@@ -366,12 +367,7 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       wake?.();
       await loop;
       fetcher.close();
-      await Promise.all(
-        [...clients.values()].map(async (client) => {
-          const transport = client.transport as { getRpcClient?: () => Promise<{ close(): void }> };
-          if (transport.getRpcClient) (await transport.getRpcClient()).close();
-        }),
-      );
+      await ownNodes?.close();
       log.info('nft worker stopped');
     },
   };

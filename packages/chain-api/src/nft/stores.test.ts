@@ -164,7 +164,11 @@ describe.each(['postgres', 'pglite'] as const)('NFT stores on %s', (kind) => {
       value: true,
       feature_score: 100,
     });
-    expect(fresh?.spam_explanations.map((e) => e.feature)).not.toContain('trade_volume');
+    // Too young to have traded: the volume is explained but does not count.
+    expect(fresh?.spam_explanations.find((e) => e.feature === 'trade_volume')).toMatchObject({
+      value: 0,
+      feature_weight: 0,
+    });
     expect(fresh?.spam_explanations.map((e) => e.feature)).not.toContain('uri_non_ipfs'); // no URI known yet
     // Scored rows are not due again until they age or are marked dirty.
     expect(await computeSpamScores(t.db, spamConfig(), { limit: 100, maxAgeMs: 600_000 })).toBe(0);

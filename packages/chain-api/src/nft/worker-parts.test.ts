@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { nftConfigFromEnv } from '../config/nft-config.js';
 import { defaultRetrySchedule, retryDelay } from './backoff.js';
 import { describeError, SafeFetchError } from './errors.js';
 import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
-import { nftConfigFromEnv } from './nft-config.js';
 import { startNftWorker } from './start-nft-worker.js';
 
 const a = '0x00000000000000000000000000000000000000aa';

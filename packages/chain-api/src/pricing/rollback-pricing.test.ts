@@ -10,7 +10,18 @@ describe('rollbackPricing', () => {
     const t = await createTestDatabase('postgres');
     try {
       await migrate(t.db, chainMigrations);
-      await t.db.transaction((tx) => rollbackPricing(tx, 1, 10n));
+      // The reorg transaction it runs in goes on: a later write in it commits.
+      await t.db.transaction(async (tx) => {
+        await rollbackPricing(tx, 1, 10n);
+        await tx.query(
+          `insert into checkpoints (chain_id, indexed_block, indexed_hash) values (1, 10, '0xa')`,
+        );
+      });
+      const { rows } = await t.db.query<{ block: string; pricing: string | null }>(
+        `select indexed_block::text as block, to_regclass('pricing_cursors')::text as pricing
+           from checkpoints where chain_id = 1`,
+      );
+      expect(rows).toEqual([{ block: '10', pricing: null }]);
     } finally {
       await t.drop();
     }

@@ -2,7 +2,7 @@ import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import { compactPriceHistory, DEFAULT_COMPACTION } from './store/compact-history.js';
-import { type PricingThresholds, pricingThresholdsFromEnv } from './thresholds.js';
+import { defaultPricingThresholds, type PricingThresholds } from './thresholds.js';
 import {
   type ChainStepState,
   newChainStepState,
@@ -14,7 +14,7 @@ export interface StartPricingOptions {
   db: Database;
   chains: ChainConfig[];
   log: Logger;
-  /** Default: `pricingThresholdsFromEnv()`. */
+  /** From the configuration (PRICING_MIN_LIQUIDITY_USD, LOW_LIQUIDITY_USD); default: the defaults. */
   thresholds?: PricingThresholds;
   /** Poll interval once caught up (default 500 ms). */
   intervalMs?: number;
@@ -44,7 +44,7 @@ export interface PricingWorker {
  */
 export async function startPricing(opts: StartPricingOptions): Promise<PricingWorker> {
   const { db, log } = opts;
-  const thresholds = opts.thresholds ?? pricingThresholdsFromEnv();
+  const thresholds = opts.thresholds ?? defaultPricingThresholds;
   const intervalMs = opts.intervalMs ?? 500;
   const compactEveryMs = opts.compactEveryMs ?? 60_000;
   const stepOpts = {

@@ -1,7 +1,7 @@
 import type { Migration } from '@sluice/db';
 
 /**
- * Balance reconciliation (issue 11): balances are the chain's `balanceOf`, Transfer deltas are a
+ * Balance reconciliation: balances are the chain's `balanceOf`, Transfer deltas are a
  * fast path. Existing stores are healed on upgrade: negative amounts (from tokens that move
  * balances without events) are zeroed and every chain is marked unreconciled, so the indexer reads
  * every pair from the node before it reports ready again.

@@ -27,7 +27,7 @@ const key1155 = (d: { wallet: string; contract: string; tokenId: bigint }) =>
   `${d.wallet}|${d.contract}|${d.tokenId}`;
 
 /**
- * Makes stored balances equal the chain's `balanceOf` (issue 11): reads touched pairs near the
+ * Makes stored balances equal the chain's `balanceOf`: reads touched pairs near the
  * head (in `prepare`, overlapping the next fetch), guards every delta that would go negative with
  * an immediate read, sweeps every changed pair once when a backfill reaches the head, re-reads all
  * holders of tokens that do not conserve, and marks those tokens in the store.

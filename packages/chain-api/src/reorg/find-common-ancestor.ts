@@ -1,9 +1,13 @@
 import type { Queryable } from '@sluice/db';
+import { BaseError } from '../errors/index.js';
 import type { RpcClient } from '../rpc/index.js';
 
 /** The reorg reaches below every block the store knows: it can't be repaired by rollback. */
-export class ReorgTooDeepError extends Error {
+export class ReorgTooDeepError extends BaseError<'REORG_TOO_DEEP'> {
   override name = 'ReorgTooDeepError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'REORG_TOO_DEEP', cause: options.cause });
+  }
 }
 
 const STEP = 32;
@@ -11,9 +15,6 @@ const STEP = 32;
 /**
  * Walks back from `from` until the node's block hash equals the stored one: that block is the
  * common ancestor of the stored chain and the node's. Headers are fetched 32 at a time.
- *
- * @example
- * const ancestor = await findCommonAncestor(db, rpc, chainId, checkpoint.block);
  */
 export async function findCommonAncestor(
   db: Queryable,

@@ -9,9 +9,6 @@ import { findCommonAncestor, ReorgTooDeepError } from './find-common-ancestor.js
  * Repairs the store after the node's chain diverged from it: finds the common ancestor, then in
  * ONE transaction restores balances/holdings/pools from the undo log and deletes every derived
  * row above it. Returns the new checkpoint; the indexer re-indexes from there.
- *
- * @example
- * const cp = await handleReorg(db, rpc, chain.chainId, checkpoint.block, log);
  */
 export async function handleReorg(
   db: Database,

@@ -1,6 +1,7 @@
 import type { Database } from '@sluice/db';
 import { readStartedAfter } from '../change-feed/coalesced.js';
 import { formatLsn, parseLsn } from '../change-feed/lsn.js';
+import { BaseError } from '../errors/index.js';
 
 /**
  * `ok`: serving (when replayed far enough); `lagging`: did not replay a notified batch within the
@@ -153,6 +154,6 @@ export class ReadServer {
   #misconfigured(reason: string): never {
     this.state = 'misconfigured';
     this.error = reason;
-    throw new Error(`${this.name}: ${reason}`);
+    throw new BaseError(`${this.name}: ${reason}`, { code: 'REPLICA_MISCONFIGURED' });
   }
 }

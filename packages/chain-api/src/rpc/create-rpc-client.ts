@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { getHttpRpcClient, getWebSocketRpcClient } from 'viem/utils';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
 import { backoffDelay, sleep } from './backoff.js';
+import { createNodeTransport, type NodeTransport } from './node-transport.js';
 import {
   RpcError,
   RpcHttpError,
@@ -38,6 +38,8 @@ export interface RpcClientOptions {
   backoffBaseMs?: number;
   /** Aborts pending retries (on shutdown). */
   signal?: AbortSignal;
+  /** The node's shared transport (from the node client registry); default: a transport of its own. */
+  transport?: NodeTransport;
 }
 
 export interface RpcHealth {
@@ -74,7 +76,7 @@ type Sender = (body: { id: number; method: string; params: unknown[] }[]) => Pro
  *
  * @example
  * const rpc = createRpcClient({ url: 'http://127.0.0.1:8545', log });
- * const [a, b] = await rpc.batch([{ method: 'eth_getBlockByNumber', params: ['0x1', false] }, ...]);
+ * const [a, b] = await rpc.batch([{ method: 'eth_getBlockByNumber', params: ['0x1', false] }, { method: 'eth_chainId', params: [] }]);
  */
 export function createRpcClient(options: RpcClientOptions): RpcClient {
   const label = redactUrl(options.url);
@@ -91,28 +93,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     lastError: undefined,
     lastSuccessAt: undefined,
   };
-  const isWs = /^wss?:/i.test(options.url);
-  let wsClient: Awaited<ReturnType<typeof getWebSocketRpcClient>> | undefined;
-
-  const sendHttp: Sender = async (body) => {
-    const http = getHttpRpcClient(options.url, { timeout, maxResponseBodySize: 512 * 1024 * 1024 });
-    const data: unknown = await http.request({
-      body: body.map((b) => ({ jsonrpc: '2.0' as const, ...b })),
-    });
-    if (!Array.isArray(data)) throw new RpcMalformedResponseError('batch', 'not an array');
-    return data;
-  };
-
-  const sendWs: Sender = async (body) => {
-    wsClient ??= await getWebSocketRpcClient(options.url, { reconnect: true, keepAlive: true });
-    const client = wsClient;
-    return Promise.all(
-      body.map((b) =>
-        client.requestAsync({ body: { method: b.method, params: b.params, id: b.id }, timeout }),
-      ),
-    );
-  };
-  const send = isWs ? sendWs : sendHttp;
+  const transport = options.transport ?? createNodeTransport(options.url);
+  const send: Sender = (body) => transport.send(body, timeout);
 
   function noteFailure(error: RpcError): void {
     health.consecutiveFailures++;
@@ -244,10 +226,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     },
     health: () => ({ ...health }),
     async close() {
-      if (wsClient) {
-        wsClient.close();
-        wsClient = undefined;
-      }
+      // A shared transport belongs to its registry, which closes it.
+      if (!options.transport) await transport.close();
     },
   };
 }
@@ -264,7 +244,8 @@ function toRpcError(error: unknown, method: string): RpcError {
     cause?: unknown;
     message?: string;
   };
-  if (e.name === 'AbortError') return new RpcError('aborted', { method, retryable: false });
+  if (e.name === 'AbortError')
+    return new RpcError('aborted', { code: 'RPC_ABORTED', method, retryable: false });
   if (e.name === 'TimeoutError') return new RpcTransportError(method, `timed out`);
   if (e.name === 'ResponseBodyTooLargeError') return new RpcHttpError(method, 413);
   if (typeof e.status === 'number') {

@@ -9,6 +9,13 @@ export {
   type RpcHealth,
 } from './create-rpc-client.js';
 export {
+  createNodeClientRegistry,
+  type NodeChain,
+  type NodeClientRegistry,
+  type NodePurpose,
+} from './node-client-registry.js';
+export { createNodeTransport, type NodeTransport } from './node-transport.js';
+export {
   CapabilityUnknownError,
   type ChainCapabilities,
   MULTICALL3_ADDRESS,

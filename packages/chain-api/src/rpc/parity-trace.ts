@@ -1,3 +1,4 @@
+import { BaseError } from '../errors/index.js';
 import type { CallFrame, Hex } from './rpc-types.js';
 
 /** One entry of `trace_transaction` / `trace_block` (OpenEthereum/Parity format). */
@@ -21,8 +22,11 @@ export interface ParityTrace {
 }
 
 /** A trace list that does not form one call tree. */
-export class MalformedTraceError extends Error {
+export class MalformedTraceError extends BaseError<'TRACE_MALFORMED'> {
   override name = 'MalformedTraceError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'TRACE_MALFORMED', cause: options.cause });
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { BaseError } from '../errors/index.js';
 import { sleep } from './backoff.js';
 import type { RpcClient } from './create-rpc-client.js';
 import {
@@ -24,8 +25,11 @@ export interface ChainCapabilities {
  * A probe could not tell whether the node has a feature (it failed with errors that are not
  * "method not found"). The caller retries later; the feature is never assumed absent.
  */
-export class CapabilityUnknownError extends Error {
+export class CapabilityUnknownError extends BaseError<'CAPABILITY_UNKNOWN'> {
   override name = 'CapabilityUnknownError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'CAPABILITY_UNKNOWN', cause: options.cause });
+  }
 }
 
 export interface ProbeOptions {
@@ -99,7 +103,7 @@ export async function probeCapabilities(
 /** The node refuses the method itself, not this one call. */
 function definitelyUnsupported(error: unknown): boolean {
   if (isMethodNotFound(error)) return true;
-  if (error instanceof RpcResponseError && error.code === -32602) return true; // params/tracer refused
+  if (error instanceof RpcResponseError && error.rpcCode === -32602) return true; // params/tracer refused
   // An answer of the wrong shape every time (the client retried it) is not a working method.
   return error instanceof RpcMalformedResponseError && !error.retryable;
 }

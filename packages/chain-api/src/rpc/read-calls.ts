@@ -139,7 +139,7 @@ function single(
  */
 export function isRevert(error: RpcResponseError): boolean {
   return (
-    error.code === 3 ||
+    error.rpcCode === 3 ||
     /revert|invalid opcode|out of gas|stack (underflow|overflow)|bad jump/i.test(error.message)
   );
 }

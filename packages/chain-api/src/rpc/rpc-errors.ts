@@ -1,17 +1,27 @@
+import { BaseError } from '../errors/index.js';
+
+/** Catalogue codes of RPC failures. */
+type RpcErrorCode =
+  | 'RPC_ABORTED'
+  | 'RPC_TRANSPORT'
+  | 'RPC_HTTP'
+  | 'RPC_MALFORMED_RESPONSE'
+  | 'RPC_RESPONSE';
+
 /**
  * Typed RPC failures. Messages never contain the node URL (it often embeds an API key) nor
  * request bodies; `redactUrl` gives a loggable form of the URL.
  */
-export class RpcError extends Error {
+export class RpcError extends BaseError<RpcErrorCode> {
   override name = 'RpcError';
-  /** Whether retrying the same request may succeed. */
-  readonly retryable: boolean;
   /** JSON-RPC method (or `batch`) that failed. */
   readonly method: string;
-  constructor(message: string, opts: { method: string; retryable: boolean; cause?: unknown }) {
-    super(message, { cause: opts.cause });
+  constructor(
+    message: string,
+    opts: { code: RpcErrorCode; method: string; retryable: boolean; cause?: unknown },
+  ) {
+    super(message, { code: opts.code, retryable: opts.retryable, cause: opts.cause });
     this.method = opts.method;
-    this.retryable = opts.retryable;
   }
 }
 
@@ -19,7 +29,12 @@ export class RpcError extends Error {
 export class RpcTransportError extends RpcError {
   override name = 'RpcTransportError';
   constructor(method: string, detail: string, cause?: unknown) {
-    super(`RPC transport failure on ${method}: ${detail}`, { method, retryable: true, cause });
+    super(`RPC transport failure on ${method}: ${detail}`, {
+      code: 'RPC_TRANSPORT',
+      method,
+      retryable: true,
+      cause,
+    });
   }
 }
 
@@ -31,6 +46,7 @@ export class RpcHttpError extends RpcError {
   readonly retryAfter: number | undefined;
   constructor(method: string, status: number, retryAfter?: number) {
     super(`RPC HTTP ${status} on ${method}`, {
+      code: 'RPC_HTTP',
       method,
       retryable: status === 408 || status === 413 || status === 429 || status >= 500,
     });
@@ -43,21 +59,29 @@ export class RpcHttpError extends RpcError {
 export class RpcMalformedResponseError extends RpcError {
   override name = 'RpcMalformedResponseError';
   constructor(method: string, detail: string, retryable = true) {
-    super(`Malformed RPC response to ${method}: ${detail}`, { method, retryable });
+    super(`Malformed RPC response to ${method}: ${detail}`, {
+      code: 'RPC_MALFORMED_RESPONSE',
+      method,
+      retryable,
+    });
   }
 }
 
-/** A JSON-RPC error object. Retryable only for codes/messages that mean "busy, try again". */
+/**
+ * A JSON-RPC error object. Retryable only for codes/messages that mean "busy, try again".
+ * `rpcCode` is the node's JSON-RPC error code; `code` is the catalogue's, like every error's.
+ */
 export class RpcResponseError extends RpcError {
   override name = 'RpcResponseError';
-  readonly code: number;
+  readonly rpcCode: number;
   readonly data: unknown;
-  constructor(method: string, code: number, message: string, data?: unknown) {
-    super(`RPC error ${code} on ${method}: ${truncate(message, 200)}`, {
+  constructor(method: string, rpcCode: number, message: string, data?: unknown) {
+    super(`RPC error ${rpcCode} on ${method}: ${truncate(message, 200)}`, {
+      code: 'RPC_RESPONSE',
       method,
-      retryable: isRetryableRpcCode(code, message),
+      retryable: isRetryableRpcCode(rpcCode, message),
     });
-    this.code = code;
+    this.rpcCode = rpcCode;
     this.data = data;
   }
 }
@@ -76,8 +100,8 @@ export function isRangeTooLarge(error: unknown): boolean {
 export function isMethodNotFound(error: unknown): boolean {
   return (
     error instanceof RpcResponseError &&
-    (error.code === -32601 ||
-      error.code === -32004 ||
+    (error.rpcCode === -32601 ||
+      error.rpcCode === -32004 ||
       /not (found|supported|available)|unsupported|does not exist/i.test(error.message))
   );
 }

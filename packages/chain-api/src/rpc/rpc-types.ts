@@ -8,6 +8,22 @@ export interface RpcTx {
   value: Hex;
   input: Hex;
   transactionIndex: Hex;
+  /** Envelope type (`0x4`: EIP-7702 set-code); absent on some legacy nodes. */
+  type?: Hex;
+  /** EIP-7702 authorizations of a type-4 transaction. */
+  authorizationList?: RpcAuthorization[];
+}
+
+/** One signed EIP-7702 authorization: `address` is the code its signer delegates to. */
+export interface RpcAuthorization {
+  chainId: Hex;
+  address: Hex;
+  nonce: Hex;
+  yParity?: Hex;
+  /** Pre-standard spelling some nodes still send. */
+  v?: Hex;
+  r: Hex;
+  s: Hex;
 }
 
 export interface RpcWithdrawal {

@@ -12,6 +12,7 @@ import {
   resolveApprovalStandards,
   type TokenMetadata,
 } from '../derive/index.js';
+import { BaseError } from '../errors/index.js';
 import type { ContractProbes } from '../ingest/contract-probes.js';
 import { writeReconciled } from '../reconcile/balance-store.js';
 import { applyWrapperMoves, readBalances } from '../reconcile/index.js';
@@ -50,8 +51,11 @@ export interface BackfillTimings {
 }
 
 /** The wallet's tracking changed (reorg below its handover, eviction): this backfill is void. */
-export class BackfillSupersededError extends Error {
+export class BackfillSupersededError extends BaseError<'BACKFILL_SUPERSEDED'> {
   override name = 'BackfillSupersededError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'BACKFILL_SUPERSEDED', cause: options.cause });
+  }
 }
 
 /** Transactions per fetch chunk (whole blocks; keeps each chunk's JSON-RPC batches bounded). */
@@ -259,8 +263,11 @@ export async function backfillWallet(
 }
 
 /** The follower moved the checkpoint between the balance reads and the commit: read again. */
-class CheckpointMovedError extends Error {
+class CheckpointMovedError extends BaseError<'CHECKPOINT_MOVED'> {
   override name = 'CheckpointMovedError';
+  constructor(message = 'the checkpoint moved before the commit') {
+    super(message, { code: 'CHECKPOINT_MOVED' });
+  }
 }
 
 /** Balance reads outside the commit before they are done under the checkpoint lock. */

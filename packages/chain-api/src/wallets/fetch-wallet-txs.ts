@@ -1,4 +1,4 @@
-import { traceFailure, unwrapTrace } from '../ingest/block-traces.js';
+import { TraceUnavailableError, traceFailure, unwrapTrace } from '../ingest/block-traces.js';
 import { InconsistentRangeError } from '../ingest/fetch-range.js';
 import { isMethodNotFound, type RpcClient } from '../rpc/index.js';
 import {
@@ -349,7 +349,9 @@ async function traceBlocks(rpc: RpcClient, plans: readonly Plan[]): Promise<Fram
 function frameOf(p: Plan, k: number, entry: unknown): CallFrame {
   const why = traceFailure(entry);
   if (why !== undefined) {
-    throw new Error(`block ${p.n}: the node has no trace of transaction ${k} (${why})`);
+    throw new TraceUnavailableError(
+      `block ${p.n}: the node has no trace of transaction ${k} (${why})`,
+    );
   }
   return unwrapTrace(entry);
 }

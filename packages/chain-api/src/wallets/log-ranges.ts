@@ -10,9 +10,6 @@ export interface TxRef {
  * Runs `query(from, to)` over `[from, to]`, halving any range the node refuses as too large or
  * too many results (the usual provider limits), down to single blocks; starts with `initial`
  * blocks per call and grows again after successes. Returns every answer's items.
- *
- * @example
- * const refs = await splitRanges(0n, head, 100_000n, (a, b) => getLogs(rpc, filter, a, b));
  */
 export async function splitRanges<T>(
   from: bigint,

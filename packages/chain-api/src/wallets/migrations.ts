@@ -1,7 +1,7 @@
 import type { Migration } from '@sluice/db';
 
 /**
- * Wallets mode (issue 16): the wallets a chain in `"mode": "wallets"` keeps rows for. The head
+ * Wallets mode: the wallets a chain in `"mode": "wallets"` keeps rows for. The head
  * follower (leader) keeps every tracked wallet's rows for blocks above `handover_block`; the
  * wallet's backfill writes its history up to and including `handover_block` in one transaction.
  * `generation` moves whenever the wallet's data is dropped (reorg below the handover, eviction),

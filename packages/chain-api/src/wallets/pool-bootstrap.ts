@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import { bulkInsert, writeNewTokens, writePoolRows, writePoolStateRows } from '../db/index.js';
 import { fetchTokenMetadata, type PoolState, type TokenMetadata } from '../derive/index.js';
+import { BaseError } from '../errors/index.js';
 import { rollbackPricing } from '../pricing/rollback-pricing.js';
 import { anchorsOf, isQuoteToken, type PricingAnchors } from '../pricing/route/anchors.js';
 import { backoffDelay, type RpcClient, sleep } from '../rpc/index.js';
@@ -320,7 +321,7 @@ export class PoolBootstrap {
       `0x${block.toString(16)}`,
       false,
     ]);
-    if (!b) throw new Error(`block ${block} not found`);
+    if (!b) throw new BaseError(`block ${block} not found`, { code: 'BLOCK_NOT_FOUND' });
     return new Date(Number(BigInt(b.timestamp)) * 1000);
   }
 }

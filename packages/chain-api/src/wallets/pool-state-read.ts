@@ -1,5 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
 import type { PoolState } from '../derive/index.js';
+import { BaseError } from '../errors/index.js';
 import type { RpcClient } from '../rpc/index.js';
 import { type CallResult, type ContractCall, readCalls } from '../rpc/read-calls.js';
 import type { FoundPool } from './pool-scan.js';
@@ -15,8 +16,11 @@ const SLOT0 = encodeFunctionData({ abi, functionName: 'slot0' });
 const LIQUIDITY = encodeFunctionData({ abi, functionName: 'liquidity' });
 
 /** A call the node could not run (not a revert): nothing can be concluded, read again later. */
-export class PoolReadError extends Error {
+export class PoolReadError extends BaseError<'POOL_READ_FAILED'> {
   override name = 'PoolReadError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'POOL_READ_FAILED', cause: options.cause });
+  }
 }
 
 /** Pools read at one block: their rows (state null when never synced/initialized) and held tokens. */

@@ -1,37 +1,5 @@
-import { integer } from '../config.js';
-
-/** Wallets-mode tuning (environment, see README "Wallets mode"). */
-export interface WalletsOptions {
-  /** Tracked wallets per chain at most; the least recently requested beyond are evicted. */
-  maxWallets: number;
-  /** Backfills running at once per chain. */
-  concurrency: number;
-  /** JSON-RPC calls per second all backfills of a chain may spend. */
-  rpcPerSecond: number;
-  /** How long a first request waits for the wallet's backfill before answering with a warning. */
-  waitMs: number;
-}
-
-export const defaultWalletsOptions: WalletsOptions = {
-  maxWallets: 100_000,
-  concurrency: 4,
-  rpcPerSecond: 500,
-  waitMs: 10_000,
-};
-
-/**
- * Reads WALLETS_MAX, WALLET_BACKFILL_CONCURRENCY, WALLET_BACKFILL_RPC_PER_SECOND and
- * WALLET_BACKFILL_WAIT_MS.
- *
- * @example
- * const opts = walletsOptionsFromEnv({ WALLET_BACKFILL_WAIT_MS: '2000' }); // waitMs 2000
- */
-export function walletsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WalletsOptions {
-  const d = defaultWalletsOptions;
-  return {
-    maxWallets: integer(env, 'WALLETS_MAX', d.maxWallets, 1, 100_000_000),
-    concurrency: integer(env, 'WALLET_BACKFILL_CONCURRENCY', d.concurrency, 1, 64),
-    rpcPerSecond: integer(env, 'WALLET_BACKFILL_RPC_PER_SECOND', d.rpcPerSecond, 1, 1_000_000),
-    waitMs: integer(env, 'WALLET_BACKFILL_WAIT_MS', d.waitMs, 0, 600_000),
-  };
-}
+export {
+  defaultWalletsOptions,
+  type WalletsOptions,
+  walletsOptionsFromEnv,
+} from '../config/wallets-config.js';

@@ -7,14 +7,14 @@ import { checkpointStatusSource } from '../../src/api/readiness.js';
 import { storeMigrations } from '../../src/api/store-migrations.js';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { resetCommand } from '../../src/cli/reset-command.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { captureLog } from '../support/capture-log.js';
 import { checkGroundTruth } from './ground-truth.js';
 import { rpcCall, send, waitReceipt } from './random-workload.js';
 
-/** Chain replaced under the same chain id (issue 11 item 6): one clear error, no loop, reset works. */
+/** Chain replaced under the same chain id: one clear error, no loop, reset works. */
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Hex;
 let t: TestDatabase;
 const anvils: AnvilInstance[] = [];

@@ -14,7 +14,7 @@ import { deployWorkload, rpcCall, send, type Workload, waitReceipt } from './ran
 import { workloadChain } from './workload-chain.js';
 
 /**
- * Issue 11 items 3 and 5: a Uniswap-v2 pair from a factory the registry doesn't know makes swap
+ * A Uniswap-v2 pair from a factory the registry doesn't know makes swap
  * rows, a Swap-shaped event of a non-pool doesn't; ERC721 Transfers without indexed arguments are
  * decoded for ERC721 contracts only.
  */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainMigrations } from '../../src/db/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce, startIndexers } from '../../src/ingest/index.js';
+import { captureLog } from '../support/capture-log.js';
 import { checkGroundTruth, storeDigest } from './ground-truth.js';
 import {
   deployWorkload,
@@ -191,12 +192,18 @@ describe('indexing a randomized workload', () => {
 
   it('refuses an RPC that serves another chain and stays not ready', async () => {
     const db = await freshDb('postgres');
+    const captured = captureLog();
     const indexers = await startIndexers({
       db,
       chains: [workloadChain(anvil.rpcUrl, w, { chainId: 1, name: 'ethereum' })],
-      log,
+      log: captured.log,
     });
-    await new Promise((r) => setTimeout(r, 600));
+    // The indexer ran and refused the node twice (a retry did not let it through).
+    const refusals = () =>
+      captured.lines.filter(
+        (l) => l.msg === 'indexer step failed; retrying' && String(l.err).includes('31337'),
+      ).length;
+    await waitFor(() => refusals() >= 2, 10_000);
     expect(indexers.status()[0]).toMatchObject({ chain_id: 1, ready: false, indexed_block: null });
     await indexers.stop();
     const { rows } = await db.query('select * from activity');

@@ -10,7 +10,7 @@ import { captureLog } from '../support/capture-log.js';
 import { checkGroundTruth } from './ground-truth.js';
 import { rpcCall, send, waitReceipt } from './random-workload.js';
 
-/** Issue 12 item 7: a leader whose lock session the database terminated stops writing at once. */
+/** A leader whose lock session the database terminated stops writing at once. */
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Hex;
 let anvil: AnvilInstance;
 let t: TestDatabase;

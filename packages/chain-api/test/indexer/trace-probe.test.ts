@@ -10,7 +10,7 @@ import { checkGroundTruth, storeDigest } from './ground-truth.js';
 import { deployWorkload, playRandomOps, type Workload } from './random-workload.js';
 import { workloadChain } from './workload-chain.js';
 
-/** Issue 12 item 2: a transient trace-probe failure never turns traces off; a restart repairs. */
+/** A transient trace-probe failure never turns traces off; a restart repairs. */
 const log = pino({ level: 'silent' });
 let anvil: AnvilInstance;
 let proxy: FaultProxy;

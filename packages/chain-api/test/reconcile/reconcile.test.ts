@@ -198,7 +198,7 @@ describe('balances equal balanceOf for tokens that do not conserve', () => {
       expect(status?.reconcile?.reads_per_batch).toBeGreaterThan(0);
       await indexers.stop();
       // An event-less credit to a wallet no event of that token names is found at the next
-      // catch-up sweep, not while following (README: reconciliation).
+      // catch-up sweep, not while following (docs/indexer.md: reconciliation).
       const at = await expectExact(s, { bystander: false });
       // The undo log restores reconciled rows: roll back 3 blocks, the store equals the chain there.
       await s.db.transaction((tx) => rollbackTo(tx, 31337, at - 3n));

@@ -114,9 +114,8 @@ describe('sluice-chain wallets', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { walletsCommand } = await import('../../src/cli/wallets-command.js');
-    const { loadConfig } = await import('../../src/config.js');
+    const { loadConfig } = await import('../../src/config/index.js');
     const dir = mkdtempSync(join(tmpdir(), 'sluice-wallets-cli-'));
-    const saved = process.env.CHAINS_FILE;
     try {
       writeFileSync(
         join(dir, 'chains.json'),
@@ -126,8 +125,10 @@ describe('sluice-chain wallets', () => {
         join(dir, 'list.txt'),
         `${A}\n# a comment\n${A.replace('aa', 'bb')}  # trailing\n`,
       );
-      process.env.CHAINS_FILE = join(dir, 'chains.json');
-      const config = loadConfig({ DATA_DIR: join(dir, 'data') });
+      const config = loadConfig({
+        DATA_DIR: join(dir, 'data'),
+        CHAINS_FILE: join(dir, 'chains.json'),
+      });
       const run = async (args: string[]) => {
         const lines: string[] = [];
         const code = await walletsCommand(args, config, (l) => lines.push(l));
@@ -144,8 +145,6 @@ describe('sluice-chain wallets', () => {
       expect((await run(['track'])).out).toContain('no addresses');
       expect((await run([])).code).toBe(2);
     } finally {
-      if (saved === undefined) delete process.env.CHAINS_FILE;
-      else process.env.CHAINS_FILE = saved;
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);

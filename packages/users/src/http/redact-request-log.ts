@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
  * people's names, which do not belong in logs.
  *
  * @example
+ * import Fastify from 'fastify';
  * Fastify({ logger: { serializers: { req: redactRequestLog } } });
  */
 export function redactRequestLog(req: FastifyRequest): Record<string, unknown> {

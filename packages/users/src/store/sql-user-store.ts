@@ -58,6 +58,7 @@ export interface SqlUserStoreOptions {
  * A UserStore over plain SQL.
  *
  * @example
+ * import { migrate, openDatabase } from '@sluice/db';
  * const db = await openDatabase({ url: process.env.DATABASE_URL, dataDir: './data' });
  * await migrate(db, userMigrations);
  * const store = createSqlUserStore(db);

@@ -14,7 +14,13 @@ Options:
   --max-channel-bytes <n>     bytes kept per channel (default 33554432)
   --max-total-bytes <n>       bytes kept over all channels (default 268435456)
   --max-channels <n>          open channels (default 1000)
-  -h, --help                  show this help`;
+  --max-channels-per-client <n>  open channels per client address (default 20)
+  --channel-idle-ms <n>       remove channels unused this long (default 7200000, 2 hours)
+  --max-buffered-bytes <n>    bodies being read + unsent stream bytes (default 134217728)
+  -h, --help                  show this help
+
+Environment:
+  SLUICE_RELAY_CREATE_TOKEN   when set, creating a channel needs "Authorization: Bearer <token>"`;
 
 function integer(name: string, value: string | undefined, min = 1): number | undefined {
   if (value === undefined) return undefined;
@@ -43,6 +49,9 @@ async function main(argv: string[]): Promise<number> {
       'max-channel-bytes': { type: 'string' },
       'max-total-bytes': { type: 'string' },
       'max-channels': { type: 'string' },
+      'max-channels-per-client': { type: 'string' },
+      'channel-idle-ms': { type: 'string' },
+      'max-buffered-bytes': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -58,6 +67,11 @@ async function main(argv: string[]): Promise<number> {
     maxChannelBytes: integer('max-channel-bytes', values['max-channel-bytes']),
     maxTotalBytes: integer('max-total-bytes', values['max-total-bytes']),
     maxChannels: integer('max-channels', values['max-channels']),
+    maxChannelsPerClient: integer('max-channels-per-client', values['max-channels-per-client']),
+    channelIdleMs: integer('channel-idle-ms', values['channel-idle-ms']),
+    maxBufferedBytes: integer('max-buffered-bytes', values['max-buffered-bytes']),
+    // From the environment, not a flag: command lines are visible to every local user.
+    createToken: process.env.SLUICE_RELAY_CREATE_TOKEN || undefined,
     log: console,
   });
   const base = await relay.listen(port, values.host ?? '127.0.0.1');

@@ -22,7 +22,9 @@ it('prints a working signed curl request for a fresh secret', async () => {
 
     const tampered = await fetch(demo.url, { method: 'POST', headers, body: `${body} ` });
     expect(tampered.status).toBe(400);
-    expect(lines.at(-1)).toMatch(/^rejected delivery demo-1: signature does not match/);
+    expect(lines.at(-1)).toMatch(
+      /^rejected delivery demo-1: \[@sluice\/webhooks\] signature does not match/,
+    );
 
     const other = await fetch(new URL('/nowhere', demo.url));
     expect(other.status).toBe(404);

@@ -4,11 +4,6 @@ import type { EventHandlerState, StoredHandler } from './event-handler-state.js'
 
 /**
  * Registers a handler for handler failures and failed verifications (stored under `error`).
- *
- * @example
- * ```ts
- * onError(state, (error) => log.error({ id: error.event.id }, error.message));
- * ```
  */
 export function onError(state: EventHandlerState, handler: StoredHandler): void {
   assertHandler('onError', handler);

@@ -31,9 +31,7 @@ export function validateEventName<
   ? Exclude<string, '*' | 'error'>
   : EmitterWebhookEventName {
   if (typeof eventName !== 'string') {
-    throw new InvalidEventNameError(
-      `eventName must be of type string (received ${eventName === null ? 'null' : typeof eventName})`,
-    );
+    throw new InvalidEventNameError('eventName must be of type string');
   }
   if (eventName === '*') {
     throw new InvalidEventNameError(
@@ -58,7 +56,8 @@ export function validateEventName<
     );
   }
   if (mode === 'ignore' || isKnownEventName(eventName)) return;
-  const message = `"${eventName}" is not a known webhook name (see emitterEventNames)`;
+  // The peer's text, link included, so code matching on it keeps working.
+  const message = `"${eventName}" is not a known webhook name (https://developer.github.com/v3/activity/events/types/)`;
   if (mode === 'warn') {
     const log = (options as { log?: Pick<Logger, 'warn'> } | undefined)?.log ?? console;
     log.warn(message);

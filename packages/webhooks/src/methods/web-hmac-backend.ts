@@ -13,7 +13,7 @@ const MAX_CACHED_KEYS = 32;
  * @example
  * ```ts
  * const backend = createWebHmacBackend();
- * const digest = await backend.hmac('secret', '{"zen":"hi"}');
+ * const digest = await backend.hmacHex('secret', '{"zen":"hi"}');
  * ```
  */
 export function createWebHmacBackend(subtle: SubtleCrypto = globalThis.crypto.subtle): HmacBackend {

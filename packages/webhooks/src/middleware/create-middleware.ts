@@ -1,6 +1,5 @@
 import {
   BodyTimeoutError,
-  EmptyBodyError,
   InvalidUrlError,
   MissingHeadersError,
   UnknownRouteError,
@@ -12,7 +11,7 @@ import { isSilent, logSafely } from '../log.js';
 import { createDeliveryDeadlines } from './delivery-deadlines.js';
 import { errorToResponse, toAggregateError } from './error-to-response.js';
 import { isJsonContentType } from './is-json-content-type.js';
-import { jsonError } from './json-response.js';
+import { ACCEPT_JSON, jsonError } from './json-response.js';
 import { createRequestLimits } from './request-limits.js';
 import type {
   AbortBodyRead,
@@ -28,12 +27,12 @@ const SIGNATURE_HEADER = 'x-hub-signature-256';
 
 const OK: MiddlewareResponse = {
   status: 200,
-  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  headers: { 'content-type': 'text/plain', ...ACCEPT_JSON },
   body: 'ok\n',
 };
 const STILL_PROCESSING: MiddlewareResponse = {
   status: 202,
-  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  headers: { 'content-type': 'text/plain', ...ACCEPT_JSON },
   body: 'still processing\n',
 };
 
@@ -53,13 +52,6 @@ export type MiddlewareHandler<TRequest> = (
 
 type Answer = (response: MiddlewareResponse) => void;
 
-/** A declared `Content-Length` as a number, `undefined` when absent or not a plain integer. */
-function declaredLength(header: string | undefined): number | undefined {
-  if (header === undefined || header === '') return undefined;
-  const value = Number(header);
-  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-}
-
 /**
  * The runtime-independent receiver: routing, content type, headers, limits, verification,
  * dispatch and the timeouts, for any request type an adapter can read. Node and Web middleware
@@ -70,6 +62,7 @@ function declaredLength(header: string | undefined): number | undefined {
  * | condition | status |
  * |---|---|
  * | other path | `null` (caller decides) |
+ * | URL that cannot be parsed | 422 |
  * | not POST | 404 |
  * | content type not `application/json` | 415 |
  * | missing event/delivery/signature header | 400 |
@@ -79,7 +72,7 @@ function declaredLength(header: string | undefined): number | undefined {
  * | body over `maxPayloadBytes` | 413 |
  * | body not in after `bodyTimeout` | 408 |
  * | body already consumed, no raw bytes | 500 |
- * | empty body, bad (or empty) signature, invalid JSON | 400 |
+ * | empty body or bad (or empty) signature, invalid JSON | 400 |
  * | handler failed | error's `status` or 500 |
  * | handlers done | 200 |
  * | handlers still running after `timeout` | 202 |
@@ -137,7 +130,9 @@ export function createMiddleware<TRequest>(
     done: (outcome: MiddlewareOutcome) => void,
   ): MiddlewareOutcome | undefined {
     const pathname = adapter.getPathname(request);
-    if (pathname === null) return errorResponse(new InvalidUrlError());
+    if (pathname === null) {
+      return errorResponse(new InvalidUrlError({ details: adapter.getUrl(request) }));
+    }
     if (pathname !== path) return null;
 
     const method = adapter.getMethod(request);
@@ -147,33 +142,26 @@ export function createMiddleware<TRequest>(
 
     const contentType = adapter.getHeader(request, 'content-type');
     if (!isJsonContentType(contentType)) {
-      const error = new UnsupportedContentTypeError({
-        details:
-          contentType === undefined
-            ? 'the request has none'
-            : /^\s*application\/x-www-form-urlencoded/i.test(contentType)
-              ? 'form-encoded deliveries are not supported; set the webhook content type to application/json at the provider'
-              : undefined,
-      });
-      return errorResponse(error, { accept: 'application/json' });
+      return errorResponse(new UnsupportedContentTypeError(), ACCEPT_JSON);
     }
 
+    // Only absent headers are missing, in the peer's order; a present but empty signature is
+    // one that does not match (400 and onError), as for the peer.
     const name = adapter.getHeader(request, EVENT_HEADER);
-    const id = adapter.getHeader(request, DELIVERY_HEADER);
-    // Present but empty is a signature that does not match (400 and onError), as for the peer.
     const signature = adapter.getHeader(request, SIGNATURE_HEADER);
-    if (!name || !id || signature === undefined) {
+    const id = adapter.getHeader(request, DELIVERY_HEADER);
+    if (name === undefined || signature === undefined || id === undefined) {
       const missing: string[] = [];
-      if (!name) missing.push(EVENT_HEADER);
-      if (!id) missing.push(DELIVERY_HEADER);
+      if (name === undefined) missing.push(EVENT_HEADER);
       if (signature === undefined) missing.push(SIGNATURE_HEADER);
-      return errorResponse(new MissingHeadersError(missing));
+      if (id === undefined) missing.push(DELIVERY_HEADER);
+      return errorResponse(new MissingHeadersError(missing), ACCEPT_JSON);
     }
     // Refused before the body is read: no handler may see `error`, `*` or a malformed name.
     const badName = checkDeliveryEventName(name);
     if (badName !== undefined) return errorResponse(badName);
 
-    const admission = limits.admit(declaredLength(adapter.getHeader(request, 'content-length')));
+    const admission = limits.admit();
     if (admission instanceof Error) {
       const response = rejected(admission, name, id);
       // The body is not read: close the connection instead of draining it.
@@ -208,11 +196,10 @@ export function createMiddleware<TRequest>(
             response = rejected(error, name, id);
             // Stop a large or broken upload instead of draining it.
             response.closeConnection = true;
-          } else if (payload === undefined || payload.length === 0) {
-            const empty = new EmptyBodyError();
-            response = jsonError(empty.status, `${empty.name}: ${empty.message}`);
           } else {
-            receiveDelivery(id, name, payload, signature, answer);
+            // An empty body goes on to verification, which refuses it as a signature
+            // mismatch (400 and onError), as the peer does.
+            receiveDelivery(id, name, payload ?? '', signature, answer);
             return;
           }
         } catch (unexpected) {

@@ -1,4 +1,4 @@
-import { jsonError } from './json-response.js';
+import { ACCEPT_JSON, jsonError } from './json-response.js';
 import type { MiddlewareResponse } from './types.js';
 
 /** The error a failure is answered for: the first of an `AggregateError`, else itself. */
@@ -32,11 +32,11 @@ export function errorToResponse(error: unknown): MiddlewareResponse {
   const message =
     first instanceof Error && first.message
       ? `${first.name}: ${first.message}`
-      : 'Error: An unspecified error occurred';
+      : 'Error: An Unspecified error occurred';
   const retryAfter = (first as { retryAfter?: unknown } | null)?.retryAfter;
   return typeof retryAfter === 'number'
-    ? jsonError(status, message, { 'retry-after': String(retryAfter) })
-    : jsonError(status, message);
+    ? jsonError(status, message, { ...ACCEPT_JSON, 'retry-after': String(retryAfter) })
+    : jsonError(status, message, ACCEPT_JSON);
 }
 
 /**

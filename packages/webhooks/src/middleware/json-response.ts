@@ -1,7 +1,11 @@
 import type { MiddlewareResponse } from './types.js';
 
+/** The `accept` header the peer adds to answers about a delivery. */
+export const ACCEPT_JSON: Readonly<Record<string, string>> = { accept: 'application/json' };
+
 /**
- * A JSON `{ error }` response.
+ * A JSON `{ error }` response, with the headers `@octokit/webhooks` sends (`content-type`, and
+ * `accept` where it adds one).
  *
  * @example
  * ```ts
@@ -15,7 +19,7 @@ export function jsonError(
 ): MiddlewareResponse {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },
+    headers: { 'content-type': 'application/json', ...extraHeaders },
     body: JSON.stringify({ error }),
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Drops trailing slashes so `/hooks/` matches `/hooks`; the root stays `/`.
+ * Drops trailing slashes so `/hooks/` matches `/hooks`; the root and `''` become `/`, as in
+ * `@octokit/webhooks`.
  *
  * @example
  * ```ts
@@ -8,6 +9,7 @@
  */
 export function normalizeTrailingSlashes(path: string): string {
   let end = path.length;
-  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  if (end === 0) return '/';
   return end === path.length ? path : path.slice(0, end);
 }

@@ -12,13 +12,10 @@ export interface Admission extends BodyAllowance {
 
 export interface RequestLimits {
   /**
-   * Admits a request whose body declares `declaredBytes` (`undefined` when not declared), or
-   * returns the error to answer with: 429 over `maxConcurrentRequests`, 503 when the declared
-   * size does not fit in what is left of `maxConcurrentBodyBytes`.
+   * Admits a request, or returns the 429 to answer with over `maxConcurrentRequests`. The body's
+   * bytes are taken from `maxConcurrentBodyBytes` as they arrive (`Admission.take`).
    */
-  admit(
-    declaredBytes: number | undefined,
-  ): Admission | TooManyRequestsError | BodyBudgetExceededError;
+  admit(): Admission | TooManyRequestsError;
   /** Requests admitted and not yet released, and the bytes they hold (for tests and metrics). */
   inFlight(): { requests: number; bytes: number };
 }
@@ -29,27 +26,20 @@ interface Counters {
 }
 
 class RequestAdmission implements Admission {
-  /** Bytes reserved in the shared budget; grows when an undeclared body outgrows it. */
-  private held: number;
-  private received = 0;
+  /** Bytes this request holds in the shared budget: what has arrived so far. */
+  private held = 0;
   private released = false;
 
   constructor(
     private readonly counters: Counters,
     private readonly maxBytes: number,
     readonly maxPayloadBytes: number,
-    reserved: number,
-  ) {
-    this.held = reserved;
-  }
+  ) {}
 
   take(bytes: number): boolean {
-    this.received += bytes;
-    const extra = this.received - this.held;
-    if (extra <= 0) return true;
-    if (this.released || this.counters.bytes + extra > this.maxBytes) return false;
-    this.counters.bytes += extra;
-    this.held += extra;
+    if (this.released || this.counters.bytes + bytes > this.maxBytes) return false;
+    this.counters.bytes += bytes;
+    this.held += bytes;
     return true;
   }
 
@@ -68,14 +58,14 @@ class RequestAdmission implements Admission {
 
 /**
  * The memory guard of one middleware: how many requests it handles at once and how many body
- * bytes they may buffer together. Bodies with a `Content-Length` reserve it up front (so a
- * burst of large uploads is refused before any byte is read); chunked bodies take their bytes
- * as they arrive.
+ * bytes they may buffer together. Bodies take their bytes as they arrive, never as declared:
+ * a `Content-Length` costs nothing until its bytes come, so connections that declare large
+ * bodies and send nothing (until `bodyTimeout` closes them) cannot lock out real deliveries.
  *
  * @example
  * ```ts
  * const limits = createRequestLimits({ maxConcurrentRequests: 1024, maxConcurrentBodyBytes: 100 << 20, maxPayloadBytes: 25 << 20 });
- * const admission = limits.admit(contentLength);
+ * const admission = limits.admit();
  * if (admission instanceof Error) return answer(admission);
  * try { read(request, admission); } finally { admission.release(); }
  * ```
@@ -88,19 +78,12 @@ export function createRequestLimits(options: {
   const { maxConcurrentRequests, maxConcurrentBodyBytes, maxPayloadBytes } = options;
   const counters: Counters = { requests: 0, bytes: 0 };
   return {
-    admit(declaredBytes) {
+    admit() {
       if (counters.requests >= maxConcurrentRequests) {
         return new TooManyRequestsError(maxConcurrentRequests, RETRY_AFTER_SECONDS);
       }
-      // A body declared over the size limit gets 413 without being read: nothing to reserve.
-      const reserved =
-        declaredBytes !== undefined && declaredBytes <= maxPayloadBytes ? declaredBytes : 0;
-      if (counters.bytes + reserved > maxConcurrentBodyBytes) {
-        return new BodyBudgetExceededError(maxConcurrentBodyBytes, RETRY_AFTER_SECONDS);
-      }
       counters.requests++;
-      counters.bytes += reserved;
-      return new RequestAdmission(counters, maxConcurrentBodyBytes, maxPayloadBytes, reserved);
+      return new RequestAdmission(counters, maxConcurrentBodyBytes, maxPayloadBytes);
     },
     inFlight: () => ({ requests: counters.requests, bytes: counters.bytes }),
   };

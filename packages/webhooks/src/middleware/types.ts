@@ -27,8 +27,9 @@ export interface MiddlewareOptions {
    */
   maxConcurrentRequests?: number;
   /**
-   * Body bytes this middleware buffers at once, over all requests (declared `Content-Length`s are
-   * reserved up front); a request that would pass it gets 503 with `Retry-After`. At least
+   * Body bytes this middleware buffers at once, over all requests, counted as they arrive (a
+   * declared `Content-Length` reserves nothing); a request whose next bytes would pass it gets
+   * 503 with `Retry-After`. At least
    * `maxPayloadBytes`. Default 100 MiB (or `maxPayloadBytes`, when larger).
    */
   maxConcurrentBodyBytes?: number;
@@ -75,7 +76,9 @@ export type AbortBodyRead = () => void;
 
 /** How the core reads one kind of request (Node `IncomingMessage`, Web `Request`). */
 export interface RequestAdapter<TRequest> {
-  /** Path without query, or `null` when the URL cannot be parsed. */
+  /** The request URL as received (shown when it cannot be parsed). */
+  getUrl(request: TRequest): string;
+  /** Path without query (see `getRequestPathname`), or `null` when the URL cannot be parsed. */
   getPathname(request: TRequest): string | null;
   getMethod(request: TRequest): string;
   /** Header value by lower-case name; `undefined` when absent. */

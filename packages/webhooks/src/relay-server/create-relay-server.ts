@@ -8,6 +8,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '../log.js';
 import { buildRelayMessage } from './build-relay-message.js';
+import { checkChannelCreation } from './check-channel-creation.js';
 import { readBoundedBody } from './read-bounded-body.js';
 import {
   CHANNEL_ID_PATTERN,
@@ -18,6 +19,7 @@ import {
   type KeptDelivery,
   type RelayChannels,
 } from './relay-channels.js';
+import { createRelayMemory } from './relay-memory.js';
 
 export interface RelayServerOptions extends Partial<ChannelLimits> {
   /** Largest accepted delivery body. Default 25 MiB (the provider's own cap). */
@@ -26,9 +28,24 @@ export interface RelayServerOptions extends Partial<ChannelLimits> {
   maxClientsPerChannel?: number;
   /** Unsent bytes a stream may queue before it is cut (it resumes with `Last-Event-ID`). */
   maxClientBufferBytes?: number;
+  /**
+   * Bytes held in memory at once over all request bodies being read and all unsent stream
+   * bytes. A body that does not fit gets 503; a stream that does not fit is cut. Default 128 MiB.
+   */
+  maxBufferedBytes?: number;
+  /**
+   * When set, creating a channel (`POST /channels`, `/new`) needs `Authorization: Bearer
+   * <createToken>`; without it, 401. Streams and deliveries use the channel URL only.
+   */
+  createToken?: string;
+  /**
+   * Who a request comes from, for `maxChannelsPerClient`. Default: the socket's remote address
+   * (behind a proxy, derive it from the proxy's header here, or everyone shares one quota).
+   */
+  clientId?: (request: IncomingMessage) => string;
   /** Keep-alive comment interval. Default 30 s. */
   heartbeatMs?: number;
-  /** Channels with no stream and no delivery for this long are removed. Default 7 days. */
+  /** Channels with no stream and no delivery for this long are removed. Default 2 hours. */
   channelIdleMs?: number;
   /** `retry:` hint sent to EventSource clients. Default 2000 ms. */
   retryMs?: number;
@@ -40,6 +57,11 @@ export interface RelayServerOptions extends Partial<ChannelLimits> {
 export interface RelayServer {
   readonly server: Server;
   readonly channels: RelayChannels;
+  /**
+   * Memory held for clients right now: `bufferedBytes` is the unsent bytes of every stream, as
+   * Node reports them; `budgetUsed` is what the byte budget counts (streams and bodies).
+   */
+  stats(): { streams: number; bufferedBytes: number; budgetUsed: number; channels: number };
   /** Listens (port 0 = any); resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   /** Ends every stream, stops accepting connections and resolves once the server is closed. */
@@ -49,13 +71,15 @@ export interface RelayServer {
 const defaults = {
   maxBodyBytes: 25 * 1024 * 1024,
   maxChannels: 1000,
+  maxChannelsPerClient: 20,
+  maxBufferedBytes: 128 * 1024 * 1024,
   maxDeliveriesPerChannel: 100,
   maxChannelBytes: 32 * 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,
   maxClientsPerChannel: 32,
   maxClientBufferBytes: 8 * 1024 * 1024,
   heartbeatMs: 30_000,
-  channelIdleMs: 7 * 24 * 60 * 60 * 1000,
+  channelIdleMs: 2 * 60 * 60 * 1000,
   retryMs: 2000,
 };
 
@@ -76,9 +100,19 @@ const defaults = {
  */
 export function createRelayServer(options: RelayServerOptions = {}): RelayServer {
   const settings = { ...defaults, ...definedOnly(options) };
+  // Settings that could never work fail at start-up rather than refusing every request.
+  if (settings.maxBufferedBytes < settings.maxBodyBytes) {
+    throw new TypeError('createRelayServer(): maxBufferedBytes must be at least maxBodyBytes');
+  }
+  if (settings.createToken === '') {
+    throw new TypeError('createRelayServer(): createToken must not be empty (leave it unset)');
+  }
   const log = createLogger(options.log);
   const channels = createRelayChannels(settings);
+  const memory = createRelayMemory(settings.maxBufferedBytes);
   const streams = new Set<ServerResponse>();
+  const clientId =
+    options.clientId ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? 'unknown');
   let closing = false;
 
   const server = createServer((request, response) => {
@@ -165,7 +199,12 @@ export function createRelayServer(options: RelayServerOptions = {}): RelayServer
   }
 
   function createChannel(request: IncomingMessage, response: ServerResponse, redirect: boolean) {
-    const channel = channels.create();
+    const owner = clientId(request);
+    const refusal = checkChannelCreation(request, owner, channels, settings.createToken);
+    if (refusal !== undefined) {
+      return reply(response, refusal.status, { error: refusal.error }, refusal.headers);
+    }
+    const channel = channels.create(owner);
     if (channel === undefined) return reply(response, 503, { error: 'Too many channels' });
     const base =
       settings.publicUrl?.replace(/\/+$/, '') ?? `http://${request.headers.host ?? 'localhost'}`;
@@ -180,10 +219,12 @@ export function createRelayServer(options: RelayServerOptions = {}): RelayServer
     response: ServerResponse,
     channel: Channel,
   ) {
-    const body = await readBoundedBody(request, settings.maxBodyBytes);
+    const body = await readBoundedBody(request, settings.maxBodyBytes, memory.bodies);
     if (!body.ok) {
       // An unread body must not be drained into memory: close the connection after replying.
-      return reply(response, body.status, { error: body.reason }, { connection: 'close' });
+      const headers: OutgoingHttpHeaders = { connection: 'close' };
+      if (body.status === 503) headers['retry-after'] = '5';
+      return reply(response, body.status, { error: body.reason }, headers);
     }
     const built = buildRelayMessage(request.headers, body.text);
     if (!built.ok) return reply(response, 400, { error: built.reason });
@@ -214,15 +255,14 @@ export function createRelayServer(options: RelayServerOptions = {}): RelayServer
     response.socket?.setNoDelay(true);
     response.write(`retry: ${settings.retryMs}\n\nevent: ready\ndata: {}\n\n`);
     streams.add(response);
+    // A client this far behind (or a relay this full) is cut; it resumes from its
+    // Last-Event-ID on reconnect.
+    const holding = memory.track(response, settings.maxClientBufferBytes, () =>
+      log.warn(`relay stream on ${channel.id.slice(0, 4)}… too slow; disconnected`),
+    );
     const client: ChannelClient = {
       send(delivery: KeptDelivery) {
-        if (response.writableLength > settings.maxClientBufferBytes) {
-          // A client this far behind is cut; it resumes from its Last-Event-ID on reconnect.
-          log.warn(`relay stream on ${channel.id.slice(0, 4)}… too slow; disconnected`);
-          response.destroy();
-          return;
-        }
-        response.write(`id: ${delivery.seq}\ndata: ${delivery.message}\n\n`);
+        holding.write(`id: ${delivery.seq}\ndata: ${delivery.message}\n\n`);
       },
       close() {
         response.end();
@@ -233,6 +273,7 @@ export function createRelayServer(options: RelayServerOptions = {}): RelayServer
     channel.clients.add(client);
     channel.lastActiveAt = Date.now();
     response.on('close', () => {
+      holding.release();
       channel.clients.delete(client);
       channel.lastActiveAt = Date.now();
       streams.delete(response);
@@ -242,6 +283,16 @@ export function createRelayServer(options: RelayServerOptions = {}): RelayServer
   return {
     server,
     channels,
+    stats() {
+      let bufferedBytes = 0;
+      for (const stream of streams) bufferedBytes += stream.writableLength;
+      return {
+        streams: streams.size,
+        bufferedBytes,
+        budgetUsed: memory.used,
+        channels: channels.size,
+      };
+    },
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -1,22 +1,29 @@
 import type { IncomingMessage } from 'node:http';
+import type { BodyBudget } from './relay-memory.js';
 
 export type BoundedBody =
   | { ok: true; text: string }
-  | { ok: false; status: 413 | 400; reason: string };
+  | { ok: false; status: 413 | 400 | 503; reason: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Reads a request body of at most `maxBytes` as strict UTF-8. A declared `Content-Length` over
- * the limit is refused before reading; a body that grows past it stops being buffered.
+ * the limit is refused before reading; a body that grows past it stops being buffered. Each
+ * chunk is taken from the relay's byte budget as it arrives (never as declared) and given back
+ * once the read ends; a chunk that does not fit stops the read with a 503.
  *
  * @example
  * ```ts
- * const body = await readBoundedBody(req, 25 * 1024 * 1024);
+ * const body = await readBoundedBody(req, 25 * 1024 * 1024, memory.bodies);
  * if (!body.ok) return reply(res, body.status, body.reason);
  * ```
  */
-export function readBoundedBody(request: IncomingMessage, maxBytes: number): Promise<BoundedBody> {
+export function readBoundedBody(
+  request: IncomingMessage,
+  maxBytes: number,
+  budget: BodyBudget,
+): Promise<BoundedBody> {
   return new Promise((resolve) => {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -30,21 +37,26 @@ export function readBoundedBody(request: IncomingMessage, maxBytes: number): Pro
       if (done) return;
       done = true;
       request.removeListener('data', onData);
+      budget.give(size);
+      chunks.length = 0;
       resolve(result);
     };
     const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        chunks.length = 0;
+      if (size + chunk.length > maxBytes) {
         finish({ ok: false, status: 413, reason: `Body larger than ${maxBytes} bytes` });
         return;
       }
+      if (!budget.take(chunk.length)) {
+        finish({ ok: false, status: 503, reason: 'Relay busy: too many bytes in flight' });
+        return;
+      }
+      size += chunk.length;
       chunks.push(chunk);
     };
     request.on('data', onData);
     request.on('end', () => {
       try {
-        finish({ ok: true, text: utf8.decode(Buffer.concat(chunks)) });
+        finish({ ok: true, text: utf8.decode(Buffer.concat(chunks, size)) });
       } catch {
         finish({ ok: false, status: 400, reason: 'Body is not UTF-8 text' });
       }

@@ -3,6 +3,7 @@ import { createRelayChannels } from './relay-channels.js';
 
 const limits = {
   maxChannels: 10,
+  maxChannelsPerClient: 10,
   maxDeliveriesPerChannel: 3,
   maxChannelBytes: 1000,
   maxTotalBytes: 2000,
@@ -66,5 +67,16 @@ describe('createRelayChannels', () => {
     expect(channels.create()).toBeDefined();
     expect(channels.create()).toBeDefined();
     expect(channels.create()).toBeUndefined();
+  });
+
+  it('refuses a client past maxChannelsPerClient, and counts a removed channel back', () => {
+    const channels = createRelayChannels({ ...limits, maxChannelsPerClient: 2 });
+    const first = channels.create('10.0.0.1');
+    expect(channels.create('10.0.0.1')).toBeDefined();
+    expect(channels.refusal('10.0.0.1')).toBe('client');
+    expect(channels.create('10.0.0.1')).toBeUndefined();
+    expect(channels.create('10.0.0.2')).toBeDefined();
+    if (first) channels.remove(first);
+    expect(channels.create('10.0.0.1')).toBeDefined();
   });
 });

@@ -22,6 +22,8 @@ export interface ChannelClient {
 
 export interface Channel {
   readonly id: string;
+  /** The client that created it (its address, or what `clientId` returned). */
+  readonly owner: string;
   readonly createdAt: number;
   lastSeq: number;
   /** Oldest first. */
@@ -33,6 +35,8 @@ export interface Channel {
 
 export interface ChannelLimits {
   maxChannels: number;
+  /** Open channels one client (`Channel.owner`) may hold. */
+  maxChannelsPerClient: number;
   /** Deliveries kept per channel for replay. */
   maxDeliveriesPerChannel: number;
   /** Bytes of kept deliveries per channel. */
@@ -53,11 +57,12 @@ export const CHANNEL_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
  * ```ts
  * const channels = createRelayChannels(limits);
  * const channel = channels.create();
- * channels.publish(channel, { event: 'push', deliveryId: 'd1', message });
+ * if (channel) channels.publish(channel, { event: 'push', deliveryId: 'd1', message });
  * ```
  */
 export function createRelayChannels(limits: ChannelLimits) {
   const channels = new Map<string, Channel>();
+  const perOwner = new Map<string, number>();
   // Every kept delivery in arrival order, for global eviction. Entries of deliveries already
   // dropped by their channel are skipped, and compacted away before they outnumber the kept.
   let arrival: Array<{ channel: Channel; delivery: KeptDelivery }> = [];
@@ -97,15 +102,22 @@ export function createRelayChannels(limits: ChannelLimits) {
     get tracked() {
       return { kept: kept.size, queued: arrival.length - arrivalHead };
     },
-    /** A new channel with an unguessable id, or `undefined` when `maxChannels` are open. */
-    create(): Channel | undefined {
-      if (channels.size >= limits.maxChannels) return undefined;
+    /** Why `owner` may not create a channel now, or `undefined` when it may. */
+    refusal(owner: string): 'client' | 'total' | undefined {
+      if ((perOwner.get(owner) ?? 0) >= limits.maxChannelsPerClient) return 'client';
+      if (channels.size >= limits.maxChannels) return 'total';
+      return undefined;
+    },
+    /** A new channel with an unguessable id, or `undefined` when `refusal(owner)` says no. */
+    create(owner = ''): Channel | undefined {
+      if (this.refusal(owner) !== undefined) return undefined;
       let id: string;
       do id = randomBytes(16).toString('base64url');
       while (channels.has(id));
       const now = Date.now();
       const channel: Channel = {
         id,
+        owner,
         createdAt: now,
         lastSeq: 0,
         deliveries: [],
@@ -114,6 +126,7 @@ export function createRelayChannels(limits: ChannelLimits) {
         lastActiveAt: now,
       };
       channels.set(id, channel);
+      perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
       return channel;
     },
     get(id: string): Channel | undefined {
@@ -159,6 +172,9 @@ export function createRelayChannels(limits: ChannelLimits) {
     remove(channel: Channel): void {
       if (channels.get(channel.id) !== channel) return;
       channels.delete(channel.id);
+      const owned = (perOwner.get(channel.owner) ?? 1) - 1;
+      if (owned > 0) perOwner.set(channel.owner, owned);
+      else perOwner.delete(channel.owner);
       for (const client of [...channel.clients]) client.close();
       while (channel.deliveries.length > 0) dropOldest(channel);
     },

@@ -88,10 +88,10 @@ export function describeStatusMatrix(
       expect(ctx.received).toContain('delivery-push');
     });
 
-    it('200 with a trailing slash, a query string and an uppercase charset content type', async () => {
+    it('200 with a trailing slash or a query string, and an uppercase charset content type', async () => {
       const req = delivery('push', push, { 'content-type': 'Application/JSON; charset=UTF-8' });
-      const res = await transport.send({ ...req, path: `${PATH}/?source=test` });
-      expect(res.status).toBe(200);
+      expect((await transport.send({ ...req, path: `${PATH}/` })).status).toBe(200);
+      expect((await transport.send({ ...req, path: `${PATH}?source=test` })).status).toBe(200);
     });
 
     it('passes other paths on', async () => {
@@ -112,14 +112,14 @@ export function describeStatusMatrix(
       expect(JSON.parse(put.text)).toEqual({ error: `Unknown route: PUT ${PATH}` });
     });
 
-    it('415 JSON for a form-encoded delivery, naming the fix', async () => {
+    it('415 JSON for a form-encoded delivery', async () => {
       const form = `payload=${encodeURIComponent(push)}`;
       const res = await transport.send(
         delivery('push', form, { 'content-type': 'application/x-www-form-urlencoded' }),
       );
       expect(res.status).toBe(415);
-      expect(JSON.parse(res.text).error).toMatch(
-        /^Unsupported "Content-Type" header value. Must be "application\/json": form-encoded deliveries are not supported/,
+      expect(JSON.parse(res.text).error).toBe(
+        'Unsupported "Content-Type" header value. Must be "application/json"',
       );
     });
 
@@ -133,7 +133,9 @@ export function describeStatusMatrix(
       const { 'content-type': _dropped, ...headers } = req.headers ?? {};
       const none = await transport.send({ ...req, headers });
       expect(none.status).toBe(415);
-      expect(JSON.parse(none.text).error).toMatch(/the request has none$/);
+      expect(JSON.parse(none.text).error).toBe(
+        'Unsupported "Content-Type" header value. Must be "application/json"',
+      );
     });
 
     it('400 JSON naming every missing webhook header', async () => {
@@ -146,7 +148,7 @@ export function describeStatusMatrix(
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text)).toEqual({
         error:
-          'Required headers missing: x-provider-event, x-provider-delivery, x-hub-signature-256',
+          'Required headers missing: x-provider-event, x-hub-signature-256, x-provider-delivery',
       });
       const req = delivery('push', push);
       const { 'x-hub-signature-256': _sig, ...headers } = req.headers ?? {};
@@ -163,7 +165,7 @@ export function describeStatusMatrix(
       );
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text)).toEqual({
-        error: 'SignatureVerificationError: signature does not match event payload and secret',
+        error: 'Error: [@sluice/webhooks] signature does not match event payload and secret',
       });
       expect(ctx.received.length).toBe(before);
       const sha1 = await transport.send(
@@ -175,13 +177,15 @@ export function describeStatusMatrix(
     it('400 JSON for a signed body that is not JSON', async () => {
       const res = await transport.send(delivery('push', '{"ref": '));
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.text).error).toMatch(/^InvalidJsonError: Invalid JSON: /);
+      expect(JSON.parse(res.text)).toEqual({ error: 'SyntaxError: Invalid JSON' });
     });
 
-    it('400 JSON for an empty body', async () => {
+    it('400 JSON for an empty body: a signature mismatch, as for the peer', async () => {
       const res = await transport.send(delivery('push', ''));
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.text)).toEqual({ error: 'EmptyBodyError: Request body is empty' });
+      expect(JSON.parse(res.text)).toEqual({
+        error: 'Error: [@sluice/webhooks] signature does not match event payload and secret',
+      });
     });
 
     it('500 JSON when a handler fails, with a byte-exact Content-Length for non-ASCII', async () => {

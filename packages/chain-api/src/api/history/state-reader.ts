@@ -1,6 +1,6 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import { readBalances } from '../../reconcile/read-balances.js';
-import { createRpcClient, type RpcClient } from '../../rpc/index.js';
+import type { NodeClientRegistry, RpcClient } from '../../rpc/index.js';
 
 /** Balances the node reports at one past block; null = the node could not say (not archive, down). */
 export interface NodeBalances {
@@ -24,32 +24,15 @@ export interface PastStateReader {
 }
 
 /**
- * A reader over each chain's configured `rpcUrl` (clients opened on first use, few retries: an
- * API request waits on it). A chain without `rpcUrl` answers null for everything.
+ * A reader over each chain's node: the registry's `history` clients (opened on first use, few
+ * retries: an API request waits on it). A chain without `rpcUrl` answers null for everything.
  *
  * @example
- * const reader = createPastStateReader();
+ * const reader = createPastStateReader(nodes);
  * const { native, tokens } = await reader.read(chain, 120n, wallet, { native: true, tokens: [usdc] });
  */
-export function createPastStateReader(
-  opts: { timeoutMs?: number; maxAttempts?: number } = {},
-): PastStateReader {
-  const clients = new Map<number, RpcClient>();
-  const client = (chain: ChainConfig): RpcClient | undefined => {
-    if (!chain.rpcUrl) return undefined;
-    let c = clients.get(chain.chainId);
-    if (!c) {
-      c = createRpcClient({
-        url: chain.rpcUrl,
-        timeoutMs: opts.timeoutMs ?? 10_000,
-        maxAttempts: opts.maxAttempts ?? 3,
-        maxInvalidAttempts: 2,
-        maxConcurrency: 4,
-      });
-      clients.set(chain.chainId, c);
-    }
-    return c;
-  };
+export function createPastStateReader(nodes: NodeClientRegistry): PastStateReader {
+  const client = (chain: ChainConfig): RpcClient | undefined => nodes.client(chain, 'history');
   return {
     async read(chain, block, wallet, want) {
       const rpc = client(chain);
@@ -75,8 +58,7 @@ export function createPastStateReader(
       return { native, tokens: await zeroWithoutCode(rpc, want.tokens, tokens, tag) };
     },
     async close() {
-      await Promise.all([...clients.values()].map((c) => c.close()));
-      clients.clear();
+      // The clients belong to the registry, which closes them.
     },
   };
 }

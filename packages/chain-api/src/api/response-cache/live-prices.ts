@@ -1,4 +1,5 @@
 import { type ChainStoreChange, changeKey } from '../../changes/store-change.js';
+import { BaseError } from '../../errors/index.js';
 import type { BalanceRow } from '../queries/balances-query.js';
 import { preparedQuery, type ReadDb } from '../queries/prepared-query.js';
 
@@ -65,7 +66,10 @@ export class LivePrices {
   /** The loaded price of a token; throws when it is not loaded (call `ensure` first). */
   lookup: PriceLookup = (chainId, token) => {
     const value = this.#chains.get(chainId)?.values.get(token);
-    if (value === undefined) throw new Error(`price of ${chainId}:${token} is not loaded`);
+    if (value === undefined)
+      throw new BaseError(`price of ${chainId}:${token} is not loaded`, {
+        code: 'PRICE_NOT_LOADED',
+      });
     return value;
   };
 
@@ -82,7 +86,8 @@ export class LivePrices {
   /** Loads the prices `tokens` needs that are not loaded (rejects when the store fails). */
   async ensure(tokens: PricedTokens): Promise<void> {
     for (let round = 0; !this.loaded(tokens); round++) {
-      if (round > 50) throw new Error('prices keep changing while they load');
+      if (round > 50)
+        throw new BaseError('prices keep changing while they load', { code: 'PRICES_UNSTABLE' });
       const pending: Promise<void>[] = [];
       for (const [chainId, list] of tokens) {
         const c = this.#chain(chainId);

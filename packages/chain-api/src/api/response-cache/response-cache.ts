@@ -71,11 +71,6 @@ const LOG_SIZE = 1_024;
  * the live ones showing that price. A fill that a change overtook while it ran is answered but
  * not kept. Concurrent misses of one key share one computation, so 50 clients polling the same
  * wallet right after a block cost one query, not 50.
- *
- * @example
- * const cache = new ResponseCache({ maxBytes: 64 << 20, maxAgeMs: 30_000 });
- * const { body } = await cache.getOrFill(url, async () => ({ body: render(), deps }));
- * cache.invalidate(invalidationOf(change));
  */
 export class ResponseCache {
   readonly #entries = new Map<string, Entry>();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InternalError } from '../../errors/index.js';
 import { etagMatches, strongEtag } from '../http-cache.js';
 import { isUnfenced } from '../read-fence.js';
 import type { Dep } from './cache-deps.js';
@@ -91,7 +92,7 @@ export async function sendCached<T>(
   const serialize = (body: Body) => toCachedBody(String(reply.serialize(body)), opts);
   const fromStore = async () => {
     const body = answer.render(await answer.load(), slotTimes, undefined);
-    if (!body) throw new Error('an answer rendered from its own rows must exist');
+    if (!body) throw new InternalError('an answer rendered from its own rows must exist');
     return serialize(body);
   };
   let body: CachedBody;
@@ -144,7 +145,7 @@ async function fillFrom<T>(
     return { body: serialize(source.render(data, slotTimes, undefined)!), deps, keep: false };
   }
   const body = source.render(data, slotTimes, undefined);
-  if (!body) throw new Error('an answer rendered from its own rows must exist');
+  if (!body) throw new InternalError('an answer rendered from its own rows must exist');
   return { body: serialize(body), expiresAt: opts.expiresAt, deps };
 }
 
@@ -186,7 +187,7 @@ function toCachedBody(text: string, opts: SendCachedOptions): CachedBody {
   // Byte offsets in the encoded body (one UTF-8 encoding; the parts are views into it).
   const request = bytes.indexOf(QUOTED_REQUEST_SLOT);
   const response = bytes.indexOf(QUOTED_RESPONSE_SLOT);
-  if (request < 0 || response < 0) throw new Error('response body lacks its time fields');
+  if (request < 0 || response < 0) throw new InternalError('response body lacks its time fields');
   const slotLength = QUOTED_REQUEST_SLOT.length;
   const [first, second] = request < response ? [request, response] : [response, request];
   return {

@@ -10,7 +10,7 @@ export interface ResponseCacheConfig {
   maxAgeMs: number;
   /**
    * `scoped` (default): a change drops the answers of what it names and prices are applied at
-   * response time. `global`: any change drops every answer (the design before issue 17, kept
+   * response time. `global`: any change drops every answer (the design before scoped invalidation, kept
    * for comparison).
    */
   invalidation?: 'scoped' | 'global' | undefined;

@@ -30,9 +30,6 @@ export type SubscribeStoreChanges = (handlers: StoreChangeHandlers) => Promise<{
 /**
  * `LISTEN sluice_store_changed` on the store's own database (a dedicated connection that
  * reconnects, reporting the gaps).
- *
- * @example
- * const feed = await followStoreChanges({ db, subscribe: listenOnDatabase(db), onChange, onReset });
  */
 export function listenOnDatabase(db: Database): SubscribeStoreChanges {
   return (handlers) =>

@@ -222,6 +222,7 @@ export function shapeActivityItem(
     }
     item.function = decoded;
   }
+  if (Array.isArray(extra.authorization_list)) item.authorization_list = extra.authorization_list;
   if (row.type === 'swap') {
     for (const side of ['from', 'to'] as const) {
       setIfPresent(item, `${side}_token_address`, extra[`${side}_token_address`] as string);

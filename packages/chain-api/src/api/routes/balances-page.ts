@@ -57,9 +57,6 @@ export interface BalancesPageInput {
 /**
  * The body of a balances answer (`/balances` and `/balances/{address}/stablecoins`): shaped and
  * priced rows, warnings, and `next_offset` when more rows follow.
- *
- * @example
- * const body = balancesPageBody({ ctx, address, chains, rows, limit: 100, history, ... });
  */
 export function balancesPageBody(input: BalancesPageInput): Record<string, unknown> {
   const { ctx, rows, limit } = input;
@@ -114,9 +111,6 @@ type Body = Record<string, unknown>;
  * price tick re-renders it instead of a query. A page whose rows depend on prices is dropped on
  * any price change of its chains instead; one with `historical_prices` when the history it read
  * changes.
- *
- * @example
- * return sendCached(request, reply, ctx.caching, opts, balanceAnswer({ ctx, chains, rows, body, ... }));
  */
 export function balanceAnswer(input: BalanceAnswerInput): AnswerSource<LoadedBalances> {
   const page = (rows: BalanceRow[]) => rows.slice(0, input.limit);
@@ -157,9 +151,6 @@ export interface BalancesPageQuery {
 
 /**
  * `balanceAnswer` for a balances page: the rows `rows` loads, shaped by `balancesPageBody`.
- *
- * @example
- * return sendCached(request, reply, ctx.caching, opts, balancesPageAnswer({ ctx, address, chains, query, ... }));
  */
 export function balancesPageAnswer(input: {
   ctx: ApiContext;

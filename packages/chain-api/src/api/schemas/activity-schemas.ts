@@ -56,6 +56,20 @@ export const activityItemSchema: JsonSchema = {
         },
       },
     },
+    authorization_list: {
+      type: 'array',
+      description:
+        "EIP-7702 authorizations of a set-code transaction, on its sender's row: `authority` delegates its account to the code at `address`; `0x0000000000000000000000000000000000000000` clears the delegation. As signed (the chain skips one whose chain id or nonce does not match); `authority` is null when the signature does not recover.",
+      items: {
+        type: 'object',
+        properties: {
+          chain_id: { type: 'integer' },
+          address: { type: 'string' },
+          nonce: { type: 'string' },
+          authority: { type: 'string', nullable: true },
+        },
+      },
+    },
     from_token_address: { type: 'string' },
     from_token_value: { type: 'string' },
     from_token_metadata: tokenRefMetadata,

@@ -79,10 +79,11 @@ describe('scoreCollection', () => {
     expect(score(few, 'trade_volume')).toBeGreaterThan(0);
   });
 
-  it('collections younger than 7 days leave the volume signal out of the average', () => {
+  it('collections younger than 7 days explain the volume signal with weight 0 (out of the average)', () => {
     const dead = { sales: 0, uniqueBuyers: 0, uniqueSellers: 0 };
     const young = scoreCollection(signals({ ageDays: 2, ...dead }), config);
     expect(young.explanations.map((e) => e.feature)).toEqual([
+      'trade_volume',
       'unique_buyers',
       'unique_sellers',
       'externally_flagged',
@@ -90,6 +91,12 @@ describe('scoreCollection', () => {
       'suspicious_words',
       'url_shortener',
     ]);
+    expect(young.explanations[0]).toEqual({
+      feature: 'trade_volume',
+      value: 0,
+      feature_score: 100,
+      feature_weight: 0,
+    });
     expect(young.score).toBe(18); // (10 + 5) / 0.85
     const old = scoreCollection(signals({ ageDays: 8, ...dead }), config);
     expect(old.score).toBe(30);
@@ -98,6 +105,28 @@ describe('scoreCollection', () => {
     });
     expect(scoreCollection(signals({ ageDays: 2, ...dead }), noMarket).score).toBe(0);
     expect(scoreCollection(signals({ ageDays: null, ...dead }), config).score).toBe(30);
+  });
+
+  it('always explains the four observed features, zeros included, whatever the age and metadata', () => {
+    const observed = ['trade_volume', 'unique_buyers', 'unique_sellers', 'externally_flagged'];
+    const dead = { sales: 0, uniqueBuyers: 0, uniqueSellers: 0, tokenUris: [], texts: [] };
+    for (const ageDays of [0, 2, 30, null]) {
+      const result = scoreCollection(signals({ ...dead, ageDays }), config);
+      const explained = result.explanations.filter((e) => observed.includes(e.feature));
+      expect(explained.map((e) => [e.feature, e.value])).toEqual([
+        ['trade_volume', 0],
+        ['unique_buyers', 0],
+        ['unique_sellers', 0],
+        ['externally_flagged', false],
+      ]);
+      // The score is the weighted average of exactly what is explained.
+      const total = result.explanations.reduce((n, e) => n + e.feature_weight, 0);
+      const weighted = result.explanations.reduce(
+        (n, e) => n + e.feature_weight * e.feature_score,
+        0,
+      );
+      expect(result.score).toBe(Math.round(weighted / total));
+    }
   });
 
   it('calibration: one weak signal never flags, scam wording or a shortener on a dead market does', () => {

@@ -38,7 +38,9 @@ export interface SpamScore {
 
 /**
  * Scores a collection 0–100 as the weighted average of its feature scores (see `weights.ts` for
- * the rules), with one explanation per feature that applies. Pure: same input, same output.
+ * the rules). Every observed feature (`trade_volume`, `unique_buyers`, `unique_sellers`,
+ * `externally_flagged`) is always explained, zeros included; the metadata features once their
+ * input is known. Pure: same input, same output.
  *
  * @example
  * scoreCollection({ chainId: 1, contract, ageDays: 30, sales: 0, uniqueBuyers: 0, uniqueSellers: 0,
@@ -46,33 +48,30 @@ export interface SpamScore {
  */
 export function scoreCollection(signals: CollectionSignals, config: SpamConfig): SpamScore {
   const explanations: SpamExplanation[] = [];
+  const young = signals.ageDays !== null && signals.ageDays < config.youngCollectionDays;
+  // A feature left out of a young collection's average is still explained, with weight 0.
+  const weight = (feature: SpamFeature) =>
+    young && config.youngExcluded.includes(feature) ? 0 : config.weights[feature];
   const push = (feature: SpamFeature, value: number | boolean, featureScore: number) => {
     explanations.push({
       feature,
       value,
       feature_score: Math.round(Math.min(100, Math.max(0, featureScore))),
-      feature_weight: config.weights[feature],
+      feature_weight: weight(feature),
     });
   };
-  const young = signals.ageDays !== null && signals.ageDays < config.youngCollectionDays;
-  const skip = (feature: SpamFeature) => young && config.youngExcluded.includes(feature);
 
-  if (!skip('trade_volume'))
-    push('trade_volume', signals.sales, market(signals.sales, marketSaturation.trade_volume));
-  if (!skip('unique_buyers')) {
-    push(
-      'unique_buyers',
-      signals.uniqueBuyers,
-      market(signals.uniqueBuyers, marketSaturation.unique_buyers),
-    );
-  }
-  if (!skip('unique_sellers')) {
-    push(
-      'unique_sellers',
-      signals.uniqueSellers,
-      market(signals.uniqueSellers, marketSaturation.unique_sellers),
-    );
-  }
+  push('trade_volume', signals.sales, market(signals.sales, marketSaturation.trade_volume));
+  push(
+    'unique_buyers',
+    signals.uniqueBuyers,
+    market(signals.uniqueBuyers, marketSaturation.unique_buyers),
+  );
+  push(
+    'unique_sellers',
+    signals.uniqueSellers,
+    market(signals.uniqueSellers, marketSaturation.unique_sellers),
+  );
   const denied = isDenied(config, signals.chainId, signals.contract);
   push('externally_flagged', denied, denied ? 100 : 0);
   if (signals.tokenUris.length > 0) {

@@ -1,3 +1,4 @@
+import type { ManualClassification } from '../../config/nft-config.js';
 import {
   defaultThreshold,
   defaultWeights,
@@ -6,8 +7,8 @@ import {
   youngExcludedFeatures,
 } from './weights.js';
 
-/** A manual decision about one contract. */
-export type ManualClassification = 'spam' | 'not_spam';
+/** A manual decision about one contract (the type is the configuration's). */
+export type { ManualClassification };
 
 /** The spam model's configuration; defaults come from `weights.ts`. */
 export interface SpamConfig {

@@ -5,10 +5,11 @@
  *
  * How a collection is scored:
  * 1. Each feature that applies yields a feature score from 0 (looks legitimate) to 100 (looks like spam).
- * 2. `spam_score` = round(Σ weight·feature_score / Σ weight) over the features that apply. A feature
- *    does not apply when its input is unknown (no metadata fetched yet), and `youngExcludedFeatures`
- *    (the volume signal) does not apply to collections younger than `youngCollectionDays`: a new
- *    collection has not had the time to trade.
+ * 2. `spam_score` = round(Σ weight·feature_score / Σ weight) over the explained features. A metadata
+ *    feature is not explained while its input is unknown (no metadata fetched yet); the market
+ *    features and `externally_flagged` always are. `youngExcludedFeatures` (the volume signal) count
+ *    with weight 0 for collections younger than `youngCollectionDays`: a new collection has not
+ *    had the time to trade.
  * 3. `is_spam` = spam_score >= `threshold`.
  * 4. `externally_flagged` (contract on the configured deny list) is decisive: the score of a flagged
  *    collection is raised to at least `threshold`.

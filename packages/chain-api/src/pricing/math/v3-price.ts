@@ -19,7 +19,7 @@ export interface V3State {
  *
  * @example
  * // sqrtPriceX96 = 2^96 and equal decimals -> 1
- * v3Price({ sqrtPriceX96: 2n ** 96n, liquidity: 1n, decimals0: 18, decimals1: 18 }, 0)
+ * v3Price({ sqrtPriceX96: 2n ** 96n, decimals0: 18, decimals1: 18 }, 0)
  */
 export function v3Price(
   pool: Pick<V3State, 'sqrtPriceX96' | 'decimals0' | 'decimals1'>,

@@ -8,9 +8,6 @@ import { bestRoute, priceToken, type RouteQuote, type TokenPrice } from './selec
  * Tokens whose price or pool size a state change of `pool` can move: the non-quote side of a
  * pool against a quote token; for a pool between two quote tokens, the wrapped native (its own
  * price) and the stablecoins on it (their pool size). Pools without a quote token move nothing.
- *
- * @example
- * affectedTokens({ token0: uni, token1: weth, ... }, anchors) // [uni]
  */
 export function affectedTokens(
   pool: Pick<PoolInfo, 'token0' | 'token1'>,

@@ -1,5 +1,6 @@
 import type { Database } from '@sluice/db';
 import type { ChainConfig } from '../../chains/index.js';
+import { BaseError } from '../../errors/index.js';
 import { anchorsOf, type PricingAnchors } from '../route/anchors.js';
 import { affectedTokens, RouteBook } from '../route/route-book.js';
 import type { CompactionPolicy } from '../store/compact-history.js';
@@ -22,8 +23,11 @@ import type { PricingThresholds } from '../thresholds.js';
 import { thinPoints } from './thin-points.js';
 
 /** A reorg rolled the cursor back while a step was computing; the step is retried. */
-export class StaleCursorError extends Error {
+export class StaleCursorError extends BaseError<'STALE_CURSOR'> {
   override name = 'StaleCursorError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'STALE_CURSOR', cause: options.cause });
+  }
 }
 
 /** What one chain's worker remembers between steps. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMiddleware } from '../create-middleware.js';
+import { getRequestPathname } from '../get-request-pathname.js';
 import { resolveMiddlewareOptions } from '../resolve-middleware-options.js';
 import type { MiddlewareOptions, RequestAdapter, WebhooksLike } from '../types.js';
-import { getNodePathname } from './get-node-pathname.js';
 import { type NodeRequestWithBody, readNodeBody } from './read-node-body.js';
 import { writeNodeResponse } from './write-node-response.js';
 
@@ -14,7 +14,8 @@ export type NodeMiddleware = (
 ) => Promise<boolean>;
 
 const nodeAdapter: RequestAdapter<NodeRequestWithBody> = {
-  getPathname: (request) => getNodePathname(request.url),
+  getUrl: (request) => request.url ?? '',
+  getPathname: (request) => getRequestPathname(request.url ?? ''),
   getMethod: (request) => request.method ?? 'GET',
   getHeader: (request, name) => {
     const value = request.headers[name];

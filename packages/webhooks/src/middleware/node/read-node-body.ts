@@ -24,7 +24,7 @@ const RAW_BODY_HELP =
  *
  * @example
  * ```ts
- * const abort = readNodeBody(req, admission, (error, bytes) => { ... });
+ * const abort = readNodeBody(req, admission, (error, bytes) => respond(error, bytes));
  * ```
  */
 export function readNodeBody(

@@ -1,7 +1,5 @@
-import { UnknownRouteError } from '../../errors.js';
 import { createMiddleware, type MiddlewareOutcome } from '../create-middleware.js';
-import { jsonError } from '../json-response.js';
-import { normalizeTrailingSlashes } from '../normalize-trailing-slashes.js';
+import { getRequestPathname } from '../get-request-pathname.js';
 import { resolveMiddlewareOptions } from '../resolve-middleware-options.js';
 import type {
   MiddlewareOptions,
@@ -15,9 +13,11 @@ import { readWebBody } from './read-web-body.js';
 type WebNextResult = Response | Promise<Response>;
 
 /**
- * A handler for Web-standard runtimes; `next` answers requests for other paths. It may come
- * second, or third as in `@octokit/webhooks` (`middleware(request, undefined, next)`); a second
- * argument that is not a function (Deno's `info`, Bun's `server`) is ignored.
+ * A handler for Web-standard runtimes. As in `@octokit/webhooks`, `middleware(request)` and
+ * `middleware(request, response, next)` answer other paths with an empty 200 after calling
+ * `next` (its result ignored). `middleware(request, next)` (a function second) resolves what
+ * `next` returns instead, for routers that chain handlers. A second argument that is not a
+ * function (Deno's `info`, Bun's `server`) is ignored.
  */
 export interface WebMiddleware {
   (request: Request, next?: () => WebNextResult): Promise<Response>;
@@ -27,13 +27,8 @@ export interface WebMiddleware {
 const encoder = new TextEncoder();
 
 const webAdapter: RequestAdapter<Request> = {
-  getPathname: (request) => {
-    try {
-      return normalizeTrailingSlashes(new URL(request.url).pathname);
-    } catch {
-      return null;
-    }
-  },
+  getUrl: (request) => request.url,
+  getPathname: (request) => getRequestPathname(request.url),
   getMethod: (request) => request.method,
   getHeader: (request, name) => request.headers.get(name) ?? undefined,
   readBody: readWebBody,
@@ -50,9 +45,9 @@ function toResponse(outcome: MiddlewareResponse): Response {
 
 /**
  * Receives deliveries on Web-standard runtimes (Deno, Bun, Cloudflare Workers, Vercel/Netlify
- * functions, Hono...): takes a `Request`, resolves a `Response`. Requests for other paths call
- * `next()` when given and resolve what it returns when that is a `Response`; otherwise they get
- * a 404 JSON `{ error }`, so misrouted deliveries are visible at the provider.
+ * functions, Hono...): takes a `Request`, resolves a `Response`. Requests for other paths get
+ * what `@octokit/webhooks` answers (an empty 200, after calling a `next` passed third), or what
+ * a `next` passed second returns.
  *
  * @example
  * ```ts
@@ -79,14 +74,13 @@ export function createWebMiddleware(
   ): Promise<Response> {
     const outcome = await new Promise<MiddlewareOutcome>((resolve) => handle(request, resolve));
     if (outcome !== null) return toResponse(outcome);
-    const next = typeof second === 'function' ? second : typeof third === 'function' ? third : null;
-    if (next !== null) {
-      const result: unknown = await next();
+    if (typeof second === 'function') {
+      const result: unknown = await second();
       if (result instanceof Response) return result;
+    } else if (typeof third === 'function') {
+      // As the peer: called, not awaited, its result ignored.
+      third();
     }
-    const error = new UnknownRouteError({
-      details: `${request.method} ${webAdapter.getPathname(request) ?? request.url}`,
-    });
-    return toResponse(jsonError(error.status, error.message));
+    return new Response(null, { status: 200 });
   } as WebMiddleware;
 }

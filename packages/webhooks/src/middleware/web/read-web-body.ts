@@ -11,7 +11,7 @@ import type { AbortBodyRead, BodyAllowance, BodyCallback } from '../types.js';
  *
  * @example
  * ```ts
- * const abort = readWebBody(request, admission, (error, bytes) => { ... });
+ * const abort = readWebBody(request, admission, (error, bytes) => respond(error, bytes));
  * ```
  */
 export function readWebBody(

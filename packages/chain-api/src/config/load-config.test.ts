@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './index.js';
 
 describe('DATABASE_READ_URL', () => {
   const primary = 'postgres://app:secret@primary:5432/chain';
@@ -63,5 +63,81 @@ describe('response cache configuration', () => {
     expect(() => loadConfig({ READ_FENCE: 'yes' })).toThrow(
       /READ_FENCE must be "auto", "on" or "off", got "yes"/,
     );
+  });
+});
+
+describe('every variable', () => {
+  // Each bad value is refused with a ConfigError whose message starts with the variable's name.
+  const bad: [string, string][] = [
+    ['PORT', '70000'],
+    ['PORT', 'http'],
+    ['DATABASE_URL', 'mysql://db/chain'],
+    ['DATABASE_URL', 'not a url'],
+    ['DATABASE_READ_MAX_WAIT_MS', '-1'],
+    ['DB_STATEMENT_TIMEOUT_MS', 'soon'],
+    ['DB_CONNECT_TIMEOUT_MS', '-5'],
+    ['READ_FENCE', 'yes'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['RATE_LIMIT_MAX', '0'],
+    ['RATE_LIMIT_WINDOW_MS', '10'],
+    ['CURSOR_SECRET', 'short'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'maybe'],
+    ['KEY_CACHE_TTL_MS', 'a while'],
+    ['RESPONSE_CACHE_MB', '-1'],
+    ['RESPONSE_CACHE_MAX_AGE_S', '0'],
+    ['RESPONSE_CACHE_INVALIDATION', 'sometimes'],
+    ['WALLETS_MAX', '0'],
+    ['WALLET_BACKFILL_CONCURRENCY', 'lots'],
+    ['WALLET_BACKFILL_RPC_PER_SECOND', '0'],
+    ['WALLET_BACKFILL_WAIT_MS', '-1'],
+    ['NFT_ALLOW_PRIVATE_HOSTS', 'sometimes'],
+    ['NFT_CONCURRENCY', '0'],
+    ['NFT_PER_HOST_CONCURRENCY', '1000'],
+    ['NFT_URI_RECHECK_MS', '10'],
+    ['NFT_FETCH_TIMEOUT_MS', '1'],
+    ['NFT_MAX_BYTES', '1'],
+    ['NFT_SPAM_THRESHOLD', '101'],
+    ['NFT_SPAM_DENYLIST', 'not-an-address'],
+    ['NFT_SPAM_DENYLIST_FILE', '/nonexistent/denylist.txt'],
+    ['NFT_SPAM_OVERRIDES', '0x0000000000000000000000000000000000000001=maybe'],
+    ['PRICING_MIN_LIQUIDITY_USD', '-1'],
+    ['LOW_LIQUIDITY_USD', 'lots'],
+  ];
+
+  it.each(bad)('refuses %s=%s naming the variable', (name, value) => {
+    const load = () => loadConfig({ [name]: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(new RegExp(`^${name}\\b`));
+    try {
+      load();
+    } catch (error) {
+      expect((error as ConfigError).source).toBe(name);
+    }
+  });
+
+  it('reads every section with its defaults', () => {
+    const config = loadConfig({
+      RPC_URL_1: 'http://eth:8545',
+      CHAINS_FILE: 'chains.json',
+      HOME: '/root',
+    });
+    expect(config.chainEnv).toEqual({ RPC_URL_1: 'http://eth:8545', CHAINS_FILE: 'chains.json' });
+    expect(config.database).toEqual({ statementTimeoutMs: 5_000, connectTimeoutMs: 5_000 });
+    expect(config.wallets).toEqual({
+      maxWallets: 100_000,
+      concurrency: 4,
+      rpcPerSecond: 500,
+      waitMs: 10_000,
+    });
+    expect(config.pricing).toEqual({ minLiquidityUsd: 1_000, lowLiquidityUsd: 10_000 });
+    expect(config.nft).toEqual({});
+    expect(config.hostSet).toBe(false);
+    expect(config.ci).toBe(false);
+    expect(loadConfig({ HOST: '::1', CI: 'true' })).toMatchObject({
+      host: '::1',
+      hostSet: true,
+      ci: true,
+    });
   });
 });

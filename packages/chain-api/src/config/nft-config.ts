@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { ManualClassification } from './spam/spam-config.js';
+import { ConfigError } from '../errors/index.js';
+import type { Env } from './env-readers.js';
 
-/** Worker options that come from the environment (see the README's config table). */
+/** A manual decision about one contract (NFT_SPAM_OVERRIDES). */
+export type ManualClassification = 'spam' | 'not_spam';
+
+/** Worker options that come from the environment (see docs/collectibles.md). */
 export interface NftEnvOptions {
   ipfsGateway?: string;
   arweaveGateway?: string;
@@ -23,12 +27,12 @@ export interface NftEnvOptions {
  * `NFT_PER_HOST_CONCURRENCY`, `NFT_URI_RECHECK_MS`, `NFT_FETCH_TIMEOUT_MS`, `NFT_MAX_BYTES`, `NFT_SPAM_THRESHOLD` (0-100), `NFT_SPAM_DENYLIST`
  * ([chainId:]0xaddress,...), `NFT_SPAM_DENYLIST_FILE` (one entry per line, `#` comments),
  * `NFT_SPAM_OVERRIDES` ([chainId:]0xaddress=spam|not_spam,...). Invalid values throw a
- * `RangeError` naming the variable.
+ * `ConfigError` naming the variable.
  *
  * @example
- * await startNftWorker({ db, chains, log, ...nftConfigFromEnv(process.env) });
+ * await startNftWorker({ db, chains, log, ...nftConfigFromEnv({ NFT_CONCURRENCY: '8' }) });
  */
-export function nftConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NftEnvOptions {
+export function nftConfigFromEnv(env: Env): NftEnvOptions {
   const out: NftEnvOptions = {};
   const str = (name: string) => {
     const value = env[name]?.trim();
@@ -39,7 +43,7 @@ export function nftConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NftEnvOp
     if (raw === undefined) return undefined;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
-      throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${raw}`);
+      throw new ConfigError(name, `${name} must be an integer from ${min} to ${max}, got ${raw}`);
     }
     return value;
   };
@@ -56,7 +60,10 @@ export function nftConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NftEnvOp
   const allowPrivate = str('NFT_ALLOW_PRIVATE_HOSTS');
   if (allowPrivate !== undefined) {
     if (!/^(true|false|1|0)$/i.test(allowPrivate)) {
-      throw new RangeError(`NFT_ALLOW_PRIVATE_HOSTS must be true or false, got ${allowPrivate}`);
+      throw new ConfigError(
+        'NFT_ALLOW_PRIVATE_HOSTS',
+        `NFT_ALLOW_PRIVATE_HOSTS must be true or false, got ${allowPrivate}`,
+      );
     }
     out.allowPrivateHosts = /^(true|1)$/i.test(allowPrivate);
   }
@@ -82,7 +89,10 @@ export function nftConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NftEnvOp
     try {
       text = readFileSync(denyFile, 'utf8');
     } catch (error) {
-      throw new RangeError(`NFT_SPAM_DENYLIST_FILE cannot be read: ${(error as Error).message}`);
+      throw new ConfigError(
+        'NFT_SPAM_DENYLIST_FILE',
+        `NFT_SPAM_DENYLIST_FILE cannot be read: ${(error as Error).message}`,
+      );
     }
     for (const line of text.split('\n')) {
       const entry = line.replace(/#.*/, '').trim();
@@ -91,7 +101,10 @@ export function nftConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NftEnvOp
   }
   for (const entry of deny) {
     if (!/^(\d+:)?0x[0-9a-fA-F]{40}$/.test(entry)) {
-      throw new RangeError(`NFT_SPAM_DENYLIST entry must be [chainId:]0xaddress, got ${entry}`);
+      throw new ConfigError(
+        'NFT_SPAM_DENYLIST',
+        `NFT_SPAM_DENYLIST entry must be [chainId:]0xaddress, got ${entry}`,
+      );
     }
   }
   if (deny.length > 0) out.denyList = deny;
@@ -101,7 +114,8 @@ export function nftConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NftEnvOp
     out.spamOverrides = overrides.map((entry) => {
       const match = /^((?:\d+:)?0x[0-9a-fA-F]{40})=(spam|not_spam)$/.exec(entry);
       if (!match?.[1] || !match[2]) {
-        throw new RangeError(
+        throw new ConfigError(
+          'NFT_SPAM_OVERRIDES',
           `NFT_SPAM_OVERRIDES entry must be [chainId:]0xaddress=spam|not_spam, got ${entry}`,
         );
       }

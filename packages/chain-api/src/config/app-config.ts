@@ -1,0 +1,63 @@
+import type { NftEnvOptions } from './nft-config.js';
+import type { PricingThresholds } from './pricing-config.js';
+import type { WalletsOptions } from './wallets-config.js';
+
+/**
+ * Everything chain-api reads from the environment, parsed once by `loadConfig` and passed down.
+ * Chains come from RPC_URL_<id>/CHAINS_FILE (`chainEnv`, parsed by `loadChainConfigs`).
+ */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Whether HOST was set (the devnet listens on 127.0.0.1 unless it was). */
+  hostSet: boolean;
+  /** PostgreSQL; unset: embedded PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Timeouts of the API's PostgreSQL pools (the workers' pool has no statement timeout). */
+  database: {
+    /** DB_STATEMENT_TIMEOUT_MS (default 5000; 0: none). */
+    statementTimeoutMs: number;
+    /** DB_CONNECT_TIMEOUT_MS (default 5000; 0: none). */
+    connectTimeoutMs: number;
+  };
+  /** Hot standbys of `databaseUrl` for API reads (DATABASE_READ_URL, comma-separated). */
+  databaseReadUrls: string[];
+  /** Longest a read waits for a standby to replay a notified batch before using the primary. */
+  readMaxWaitMs: number;
+  /**
+   * `READ_FENCE`: fence each keyed request against the change feed, so a client's answers never
+   * go backwards across API processes. `auto` (default): on when this process reads through
+   * standbys or hears changes through Redis (deployments of several API processes).
+   */
+  readFence: 'auto' | 'on' | 'off';
+  /** Shared rate-limit counters across replicas; unset: in-process. */
+  redisUrl: string | undefined;
+  /** Development keys (plaintext, comma-separated), stored hashed at start. */
+  apiKeys: string[];
+  rateLimit: { max: number; windowMs: number; contact: string };
+  /** HMAC secret of pagination cursors; unset: generated once and kept in the database. */
+  cursorSecret: string | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+  /** How long a verified key is cached (revocation delay). */
+  keyCacheTtlMs: number;
+  /** In-memory response cache, invalidated by store changes; `maxBytes` 0 turns it off. */
+  responseCache: { maxBytes: number; maxAgeMs: number; invalidation: 'scoped' | 'global' };
+  /** The chain variables alone (RPC_URL_<id>, CHAINS_FILE), for `loadChainConfigs`. */
+  chainEnv: Readonly<Record<string, string>>;
+  /** Wallets mode (WALLETS_MAX, WALLET_BACKFILL_*). */
+  wallets: WalletsOptions;
+  /** NFT metadata and spam worker (NFT_*). */
+  nft: NftEnvOptions;
+  /** Pricing liquidity thresholds (PRICING_MIN_LIQUIDITY_USD, LOW_LIQUIDITY_USD). */
+  pricing: PricingThresholds;
+  /** `CI=true`: backfill progress as log lines even on a terminal. */
+  ci: boolean;
+  /** The local devnet: ANVIL_PATH and PATH (where anvil is looked for), SLUICE_CONTRACTS_CACHE. */
+  devnet: {
+    anvilPath: string | undefined;
+    path: string | undefined;
+    contractsCache: string | undefined;
+  };
+}

@@ -1,0 +1,17 @@
+export { ConfigError } from '../errors/index.js';
+export type { AppConfig } from './app-config.js';
+export type { Env } from './env-readers.js';
+export { loadConfig, loadProcessConfig } from './load-config.js';
+export { type ManualClassification, type NftEnvOptions, nftConfigFromEnv } from './nft-config.js';
+export {
+  DEFAULT_LOW_LIQUIDITY_USD,
+  DEFAULT_MIN_LIQUIDITY_USD,
+  defaultPricingThresholds,
+  type PricingThresholds,
+  pricingThresholdsFromEnv,
+} from './pricing-config.js';
+export {
+  defaultWalletsOptions,
+  type WalletsOptions,
+  walletsOptionsFromEnv,
+} from './wallets-config.js';
