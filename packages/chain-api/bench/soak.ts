@@ -19,9 +19,9 @@ import pino from 'pino';
 import { loadChainConfigs } from '../src/chains/index.js';
 import { getFreePort, startDevnet, startTrickle } from '../src/devnet/index.js';
 import { indexOnce } from '../src/ingest/index.js';
-import { seededFaults, startFaultProxy } from '../src/rpc/fault-proxy.js';
 import { storeMigrations } from '../src/store/migrations.js';
 import { checkGroundTruth, storeDigest } from '../test/indexer/ground-truth.js';
+import { seededFaults, startFaultProxy } from '../test/support/fault-proxy.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,5 +1,5 @@
 import type { ChainConfig } from '../src/chains/index.js';
-import { indexOnce, startIndexers } from '../src/ingest/index.js';
+import { indexOnce, startIndexers } from '../src/wallets/start-indexers.js';
 import { workloadChain } from '../test/indexer/workload-chain.js';
 import { alwaysReady, get, log, serveStore, waitFor } from '../test/wallets/wallets-harness.js';
 import { buildWalletHistory } from './wallet-history.js';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { ChainConfig } from '../src/chains/index.js';
-import { startIndexers } from '../src/ingest/index.js';
+import { startIndexers } from '../src/wallets/start-indexers.js';
 import { workloadChain } from '../test/indexer/workload-chain.js';
 import { get, serveStore, waitFor } from '../test/wallets/wallets-harness.js';
 import { buildWalletHistory } from './wallet-history.js';

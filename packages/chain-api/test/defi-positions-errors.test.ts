@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fault, seededFaults, startFaultProxy } from '../src/rpc/fault-proxy.js';
 import { type Body, type DefiDevnet, startDefiDevnet } from './support/defi-devnet.js';
+import { type Fault, seededFaults, startFaultProxy } from './support/fault-proxy.js';
 import {
   assertMatchesReference,
   assertMatchesReferencePath,

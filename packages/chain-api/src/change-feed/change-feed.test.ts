@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStartedAfter } from '../replicas/coalesced.js';
-import { formatLsn, parseLsn } from '../replicas/lsn.js';
 import type { FeedMessage } from './change-feed.js';
+import { readStartedAfter } from './coalesced.js';
 import { FenceMarkers } from './fence-markers.js';
+import { formatLsn, parseLsn } from './lsn.js';
 import { listenChangeFeed } from './postgres-change-feed.js';
 import { redisChangeFeed, startChangeRelay } from './redis-change-feed.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readStartedAfter } from '../replicas/coalesced.js';
+import { readStartedAfter } from './coalesced.js';
 
 /**
  * Markers a feed sends through the primary and waits to see come back behind the changes

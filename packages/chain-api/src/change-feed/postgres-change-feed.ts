@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@sluice/db';
 import { BaseError } from '../errors/index.js';
-import { readStartedAfter } from '../replicas/coalesced.js';
-import { flushedPrimaryPosition } from '../replicas/lsn.js';
 import { type ChangeFeed, changeChannels, FeedHub } from './change-feed.js';
+import { readStartedAfter } from './coalesced.js';
 import { FenceMarkers } from './fence-markers.js';
+import { flushedPrimaryPosition } from './lsn.js';
 
 export interface PostgresChangeFeedOptions {
   /** Default `changeChannels`. */

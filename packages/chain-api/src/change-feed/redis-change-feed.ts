@@ -1,8 +1,8 @@
 import type { Database } from '@sluice/db';
 import type { Redis } from 'ioredis';
-import { flushedPrimaryPosition, formatLsn, parseLsn } from '../replicas/lsn.js';
 import { type ChangeFeed, FeedHub } from './change-feed.js';
 import { FenceMarkers } from './fence-markers.js';
+import { flushedPrimaryPosition, formatLsn, parseLsn } from './lsn.js';
 import { listenChangeFeed } from './postgres-change-feed.js';
 
 /**

@@ -3,10 +3,10 @@ import type { Logger } from 'pino';
 import type { ChainStatus } from '../api/readiness.js';
 import type { ChainConfig } from '../chains/index.js';
 import type { AppConfig } from '../config/index.js';
-import { startIndexers } from '../ingest/index.js';
 import { startNftWorker } from '../nft/index.js';
 import { startPricing } from '../pricing/index.js';
 import type { NodeClientRegistry } from '../rpc/index.js';
+import { startIndexers } from '../wallets/start-indexers.js';
 
 /** The workers behind the API: indexers, pricing and the NFT metadata/spam worker. */
 export interface Background {

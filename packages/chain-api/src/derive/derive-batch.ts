@@ -6,7 +6,6 @@ import {
   type SelectorRegistry,
 } from '../decode/index.js';
 import { BaseError, InternalError } from '../errors/index.js';
-import { attributeSales, type SaleErc20Transfer, type SaleNftTransfer } from '../nft/sales.js';
 import type { FetchedBlock } from '../rpc/rpc-types.js';
 import type {
   ActivityRow,
@@ -16,6 +15,7 @@ import type {
   Nft1155Delta,
 } from './derived-batch.js';
 import { type InternalTransfer, internalTransfers } from './native-transfers.js';
+import { attributeSales, type SaleErc20Transfer, type SaleNftTransfer } from './nft-sales.js';
 import { attachAuthorizations, senderRow } from './sent-transactions.js';
 import { type PoolTokenPair, type SwapLeg, swapFromLegs, swapLeg } from './swap-legs.js';
 

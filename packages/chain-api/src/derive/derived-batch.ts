@@ -1,4 +1,4 @@
-import type { NftSale } from '../nft/sales.js';
+import type { NftSale } from './nft-sales.js';
 
 export type ActivityType =
   | 'send'

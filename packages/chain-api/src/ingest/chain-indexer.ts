@@ -1,21 +1,9 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
-import { standardRegistry } from '../decode/index.js';
-import {
-  applyPoolEvents,
-  type DeriveContext,
-  type DerivedBatch,
-  deriveBatch,
-  fetchNativeBalances,
-  fetchTokenMetadata,
-  type PoolState,
-  resolveApprovalStandards,
-  type TokenMetadata,
-} from '../derive/index.js';
+import type { DeriveContext, PoolState } from '../derive/index.js';
 import { BaseError, ConfigError } from '../errors/index.js';
-import { paymentTokensOf } from '../nft/sales.js';
-import { type BatchReads, Reconciler } from '../reconcile/index.js';
+import { Reconciler } from '../reconcile/index.js';
 import { handleReorg, ReorgTooDeepError } from '../reorg/index.js';
 import {
   backoffDelay,
@@ -26,64 +14,54 @@ import {
   sleep,
 } from '../rpc/index.js';
 import { touchCheckpointHead } from '../store/checkpoints.js';
-import { CheckpointConflictError, withCopyTransaction, writeBatch } from '../store/index.js';
-import { PoolBootstrap, v3PoolHolders } from '../wallets/pool-bootstrap.js';
-import { WalletsMode } from '../wallets/wallets-mode.js';
-import { defaultWalletsOptions } from '../wallets/wallets-options.js';
+import { CheckpointConflictError } from '../store/index.js';
 import { indexedWithoutTraces, markHalted } from './chain-halt.js';
 import { chainStatus } from './chain-status.js';
 import { loadCheckpoint, readStandbyStatus, type StandbyStatus } from './checkpoint-store.js';
+import { commitBatch } from './commit-batch.js';
 import { ContractProbes } from './contract-probes.js';
-import { fetchRange, InconsistentRangeError } from './fetch-range.js';
+import { InconsistentRangeError } from './fetch-range.js';
 import { ChainReplacedError, verifyGenesis } from './genesis-check.js';
+import type { IndexerMode, ModeStatus } from './indexer-mode.js';
+import {
+  countBatch,
+  deriveContextOf,
+  emptyStats,
+  type IndexerSettings,
+  indexerSettings,
+  nextBatchSize,
+} from './indexer-settings.js';
 import type { ChainIndexerOptions, ChainStatus, Checkpoint, IndexStats } from './indexer-types.js';
 import { createLeaderLock, type LeaderLock, LeadershipLostError } from './leader-lock.js';
 import { loadPools } from './load-pools.js';
+import { prefetch } from './prefetch.js';
+import { type Prepared, prepareBatch } from './prepare-batch.js';
 import { Progress } from './progress.js';
 import { resetChainData } from './reset-chain.js';
 import { classifyStepFailure } from './step-failure.js';
+import { TokenStandards } from './token-standards.js';
 
 export type { ChainIndexerOptions, ChainStatus, IndexStats } from './indexer-types.js';
-
-interface Prepared {
-  batch: DerivedBatch;
-  nativeBalances: Map<string, bigint>;
-  newTokens: TokenMetadata[];
-  reads: BatchReads;
-}
 
 /**
  * Indexes one chain: holds the chain's leader lock (or waits as a standby), backfills in
  * concurrent ranges with in-order writes, follows the head, and repairs reorgs. Every batch and
  * its checkpoint are one transaction.
  */
-export class ChainIndexer {
+export class ChainIndexer<S extends ModeStatus = ModeStatus> {
   readonly chain: ChainConfig;
-  readonly stats: IndexStats = {
-    blocks: 0,
-    events: 0,
-    activityRows: 0,
-    batches: 0,
-    fetchMs: 0,
-    deriveMs: 0,
-    enrichMs: 0,
-    writeMs: 0,
-    balanceReads: 0,
-    balanceCalls: 0,
-  };
+  readonly stats: IndexStats = emptyStats();
   private readonly db: Database;
   private readonly log: Logger;
   private readonly rpc: RpcClient;
   private readonly lock: LeaderLock;
-  private readonly opts: Required<
-    Omit<ChainIndexerOptions, 'rpc' | 'nodes' | 'log' | 'rpcOptions' | 'reconcile' | 'wallets'>
-  >;
+  private readonly opts: IndexerSettings;
   private readonly reconciler: Reconciler;
   private readonly abort = new AbortController();
   private caps: ChainCapabilities | undefined;
   private checkpoint: Checkpoint | undefined;
   private pools = new Map<string, PoolState>();
-  private tokenStandards = new Map<string, string>();
+  private readonly tokenStandards: TokenStandards;
   private ctx: DeriveContext;
   private readonly probes: ContractProbes;
   private batchSize: number;
@@ -96,25 +74,14 @@ export class ChainIndexer {
   private halted: string | undefined;
   private loop: Promise<void> | undefined;
   private readonly progress: Progress;
-  /** `"mode": "wallets"`: keeps tracked wallets' rows only and backfills wallets (src/wallets). */
-  private readonly wallets: WalletsMode | undefined;
-  /** Wallets mode with factories: the one-time bootstrap of earlier pools (pricing). */
-  private readonly poolBootstrap: PoolBootstrap | undefined;
+  /** A mode narrowing what is kept (wallets mode, built by `options.mode`); none in full mode. */
+  private readonly mode: IndexerMode<S> | undefined;
 
-  constructor(db: Database, chain: ChainConfig, options: ChainIndexerOptions) {
+  constructor(db: Database, chain: ChainConfig, options: ChainIndexerOptions<S>) {
     this.db = db;
     this.chain = chain;
     this.log = options.log.child({ chain: chain.name, chainId: chain.chainId });
-    this.opts = {
-      batchSize: options.batchSize ?? 50,
-      maxBatchSize: options.maxBatchSize ?? 500,
-      concurrency: options.concurrency ?? 4,
-      pollIntervalMs: options.pollIntervalMs ?? 250,
-      standbyRetryMs: options.standbyRetryMs ?? 1000,
-      storeLogs: options.storeLogs ?? 'undecoded',
-      readyLagBlocks: options.readyLagBlocks ?? 64,
-      plainProgress: options.plainProgress ?? false,
-    };
+    this.opts = indexerSettings(options);
     this.batchSize = this.opts.batchSize;
     if (!options.rpc && !chain.rpcUrl) {
       throw new ConfigError(`RPC_URL_${chain.chainId}`, `chain ${chain.chainId} has no RPC URL`);
@@ -128,10 +95,11 @@ export class ChainIndexer {
     this.lock = createLeaderLock(db, chain.chainId);
     this.lock.onLost((reason) => {
       this.caughtUp = false;
-      this.wallets?.stop();
+      this.mode?.stop();
       this.log.warn({ reason }, 'leader lock lost: writing stopped, back to standby');
     });
     this.probes = new ContractProbes(db, this.rpc, chain.chainId);
+    this.tokenStandards = new TokenStandards(chain.chainId);
     const walletsMode = chain.mode === 'wallets';
     // Wallets mode never indexes from genesis: balances come from the node, not from deltas.
     const reconcileFrom = walletsMode && chain.startBlock === 0n ? 1n : chain.startBlock;
@@ -139,48 +107,32 @@ export class ChainIndexer {
       ...(chain.reconcileEveryBlocks ? { everyBlocks: chain.reconcileEveryBlocks } : {}),
       ...options.reconcile,
     });
-    this.ctx = {
-      poolTokens: this.probes.poolTokens,
-      isErc721: this.probes.isErc721,
-      chainId: chain.chainId,
-      wrappedNative: chain.wrappedNative?.toLowerCase(),
-      v2Factories: new Set(chain.uniswapV2Factories.map((a) => a.toLowerCase())),
-      v3Factories: new Set(chain.uniswapV3Factories.map((a) => a.toLowerCase())),
-      registry: standardRegistry(),
-      paymentTokens: paymentTokensOf(chain),
-      traces: false,
-    };
+    this.ctx = deriveContextOf(chain, this.probes);
     this.progress = new Progress(this.log, chain.name, this.opts.plainProgress);
-    this.wallets = walletsMode
-      ? new WalletsMode(
-          db,
-          chain,
-          { ...defaultWalletsOptions, ...options.wallets },
-          this.log,
-          () =>
-            this.caps && this.lock.held()
-              ? {
-                  rpc: this.rpc,
-                  caps: this.caps,
-                  ctx: this.ctx,
-                  probes: this.probes,
-                  storeLogs: this.opts.storeLogs,
-                }
-              : undefined,
-          this.abort.signal,
-        )
-      : undefined;
-    this.poolBootstrap =
-      walletsMode && this.ctx.v2Factories.size + this.ctx.v3Factories.size > 0
-        ? new PoolBootstrap(
-            db,
-            chain,
-            this.rpc,
-            { v2: this.ctx.v2Factories, v3: this.ctx.v3Factories },
-            this.log.child({ component: 'pool-bootstrap' }),
-            this.abort.signal,
-          )
-        : undefined;
+    this.mode = options.mode?.({
+      db,
+      chain,
+      rpc: this.rpc,
+      ctx: this.ctx,
+      log: this.log,
+      signal: this.abort.signal,
+      leader: () =>
+        this.caps && this.lock.held()
+          ? {
+              rpc: this.rpc,
+              caps: this.caps,
+              ctx: this.ctx,
+              probes: this.probes,
+              storeLogs: this.opts.storeLogs,
+            }
+          : undefined,
+    });
+    if (walletsMode && !this.mode) {
+      throw new BaseError(
+        `chain ${chain.chainId} is in wallets mode: start it with the wallets mode wired in (startIndexers of src/wallets)`,
+        { code: 'CONFIG_INVALID' },
+      );
+    }
   }
 
   /** Starts the background loop (leader election, backfill, follow). */
@@ -194,7 +146,7 @@ export class ChainIndexer {
   /** Stops the loop, releases the lock. */
   async stop(): Promise<void> {
     this.abort.abort(new Error('stopped'));
-    this.wallets?.stop();
+    this.mode?.stop();
     await this.loop;
     await this.lock.release();
     await this.rpc.close();
@@ -202,7 +154,7 @@ export class ChainIndexer {
   }
 
   /** Current status for /health. */
-  status(): ChainStatus {
+  status(): ChainStatus<S> {
     const leader = this.lock.held();
     return chainStatus({
       chain: this.chain,
@@ -220,16 +172,7 @@ export class ChainIndexer {
           ? {
               reconcile: this.reconciler.status(),
               reorgs: { ...this.reorgs },
-              ...(this.wallets
-                ? {
-                    wallets: {
-                      ...this.wallets.status(),
-                      ...(this.poolBootstrap
-                        ? { pool_bootstrap: this.poolBootstrap.status() }
-                        : {}),
-                    },
-                  }
-                : {}),
+              ...(this.mode ? { wallets: this.mode.status() } : {}),
             }
           : {},
       now: Date.now(),
@@ -247,14 +190,7 @@ export class ChainIndexer {
       });
     for (;;) {
       try {
-        if (!this.checkpoint) await this.init();
-        await this.wallets?.refresh(this.checkpoint as Checkpoint);
-        await this.bootstrapPools();
-        const head = await this.rpc.request<string>('eth_blockNumber', []);
-        this.head = BigInt(head);
-        const cp = this.checkpoint as Checkpoint;
-        if (cp.block >= this.head && (await this.tipMatches())) break;
-        await this.advance(this.head);
+        if (await this.step()) break;
       } catch (error) {
         // Same policy as the loop: re-index when configured, else stop with the error.
         if (error instanceof ChainReplacedError && (await this.onReplaced(error))) continue;
@@ -280,20 +216,10 @@ export class ChainIndexer {
           this.standbyStatus = null;
           this.log.info('leader lock acquired');
         }
-        if (!this.checkpoint) await this.init();
-        await this.wallets?.refresh(this.checkpoint as Checkpoint);
-        await this.bootstrapPools();
-        const head = BigInt(await this.rpc.request<string>('eth_blockNumber', []));
-        this.head = head;
-        const cp = this.checkpoint as Checkpoint;
-        if (cp.block >= head) {
-          if (await this.tipMatches()) {
-            this.caughtUp = true;
-            await this.touchHead(head, false);
-            await sleep(this.opts.pollIntervalMs, signal);
-          }
-        } else {
-          await this.advance(head);
+        if (await this.step()) {
+          this.caughtUp = true;
+          await this.touchHead(this.head as bigint, false);
+          await sleep(this.opts.pollIntervalMs, signal);
         }
         failures = 0;
       } catch (error) {
@@ -320,6 +246,22 @@ export class ChainIndexer {
     }
   }
 
+  /**
+   * One step of the leader: (re)load state if needed, run the mode's between-batches work, then
+   * index up to the node's head or check the indexed tip. True when at the head and the tip
+   * matches (nothing to do); false after indexing or repairing a reorg.
+   */
+  private async step(): Promise<boolean> {
+    if (!this.checkpoint) await this.init();
+    await this.between();
+    const head = BigInt(await this.rpc.request<string>('eth_blockNumber', []));
+    this.head = head;
+    const cp = this.checkpoint as Checkpoint;
+    if (cp.block >= head) return this.tipMatches();
+    await this.advance(head);
+    return false;
+  }
+
   /** Loads capabilities, checkpoint and pool cache (after taking the lock or a failure). */
   private async init(): Promise<void> {
     const chainIdHex = await this.rpc.request<string>('eth_chainId', []);
@@ -339,8 +281,8 @@ export class ChainIndexer {
       this.log.warn('blocks were indexed without traces, which the node now serves: re-indexing');
       await resetChainData(this.db, this.chain.chainId);
     }
-    const follow = this.wallets
-      ? this.wallets.followFrom(BigInt(await this.rpc.request<string>('eth_blockNumber', [])))
+    const follow = this.mode
+      ? this.mode.followFrom(BigInt(await this.rpc.request<string>('eth_blockNumber', [])))
       : this.chain;
     const cp = await loadCheckpoint(this.db, this.rpc, follow, this.caps);
     await verifyGenesis(this.db, this.rpc, this.chain);
@@ -348,7 +290,7 @@ export class ChainIndexer {
     await this.reconciler.init(this.caps.multicall3, cp.block);
     this.checkpoint = cp;
     this.pools = await loadPools(this.db, this.chain.chainId);
-    this.poolBootstrap?.invalidate();
+    this.mode?.invalidate();
     // A failed step may have lost an acknowledged batch (a crash of the database loses commits
     // made with synchronous_commit off): forget what memory says the store holds.
     this.tokenStandards.clear();
@@ -397,7 +339,7 @@ export class ChainIndexer {
     // Reload the checkpoint (time included) and the pool cache from the restored store.
     this.checkpoint = await loadCheckpoint(this.db, this.rpc, this.chain, this.caps);
     this.pools = await loadPools(this.db, this.chain.chainId);
-    this.poolBootstrap?.invalidate();
+    this.mode?.invalidate();
     this.tokenStandards.clear();
     await this.reconciler.init((this.caps as ChainCapabilities).multicall3, this.checkpoint.block);
     if (this.checkpoint.block !== next.block)
@@ -419,7 +361,7 @@ export class ChainIndexer {
       const deleted = await resetChainData(this.db, this.chain.chainId);
       this.log.info({ deleted }, 'chain data deleted');
       this.pools.clear();
-      this.poolBootstrap?.invalidate();
+      this.mode?.invalidate();
       this.tokenStandards.clear();
       this.probes.clear();
       return true;
@@ -432,30 +374,21 @@ export class ChainIndexer {
 
   /** Indexes from the checkpoint to `head`: concurrent prefetch, in-order writes. */
   private async advance(head: bigint): Promise<void> {
-    const signal = this.abort.signal;
     const cp = this.checkpoint as Checkpoint;
-    const behind = head - cp.block;
-    const lookahead = behind > BigInt(this.batchSize) ? this.opts.concurrency : 1;
+    const lookahead = head - cp.block > BigInt(this.batchSize) ? this.opts.concurrency : 1;
     this.progress.target(cp.block, head);
-    let next = cp.block + 1n;
-    const queue: { from: bigint; to: bigint; p: Promise<Prepared> }[] = [];
-    const fill = () => {
-      while (queue.length < lookahead && next <= head) {
-        const from = next;
-        const to =
-          from + BigInt(this.batchSize) - 1n < head ? from + BigInt(this.batchSize) - 1n : head;
-        const p = this.prepare(from, to, lookahead === 1);
-        p.catch(() => {}); // awaited in order below; avoid unhandled-rejection noise meanwhile
-        queue.push({ from, to, p });
-        next = to + 1n;
-      }
-    };
-    fill();
-    while (queue.length > 0 && !signal.aborted) {
-      const item = queue.shift() as (typeof queue)[number];
-      let prepared: Prepared;
+    const batches = prefetch({
+      from: cp.block + 1n,
+      head,
+      lookahead,
+      batchSize: () => this.batchSize,
+      prepare: (from, to) => this.prepare(from, to, lookahead === 1),
+      signal: this.abort.signal,
+    });
+    for (;;) {
+      let item: IteratorResult<Prepared>;
       try {
-        prepared = await item.p;
+        item = await batches.next();
       } catch (error) {
         if (error instanceof InconsistentRangeError) {
           this.log.info({ err: error.message }, 'chain moved while fetching; refetching');
@@ -463,6 +396,8 @@ export class ChainIndexer {
         }
         throw error;
       }
+      if (item.done) return;
+      const prepared = item.value;
       const current = this.checkpoint as Checkpoint;
       const first = prepared.batch.blocks[0];
       if (!first || first.parentHash !== current.hash) {
@@ -482,138 +417,76 @@ export class ChainIndexer {
         }
       }
       await this.write(prepared, head);
-      this.adaptBatchSize(prepared.batch);
-      fill();
+      const logs = prepared.batch.logs.length;
+      this.batchSize = nextBatchSize(this.batchSize, logs, this.opts.maxBatchSize);
     }
   }
 
   /** Fetch + derive + read what the batch needs from the node (balances, token metadata). */
-  private async prepare(from: bigint, to: bigint, following: boolean): Promise<Prepared> {
-    const t0 = performance.now();
-    const fetched = await fetchRange(this.rpc, this.caps as ChainCapabilities, from, to);
-    // Swap emitters and non-indexed Transfers need a one-time check of the contract (I/O).
-    await this.probes.resolve(fetched, (this.caps as ChainCapabilities).multicall3, to);
-    const t1 = performance.now();
-    const derived = deriveBatch(fetched, this.ctx);
-    const batch = this.wallets
-      ? this.wallets.filter(
-          derived,
-          this.poolBootstrap ? v3PoolHolders(derived, this.pools) : undefined,
-        )
-      : derived;
-    const t2 = performance.now();
-    this.stats.fetchMs += t1 - t0;
-    this.stats.deriveMs += t2 - t1;
-    const unknown = [...batch.tokens.keys()].filter((a) => !this.tokenStandards.has(a));
-    let newTokens: TokenMetadata[] = [];
-    if (unknown.length > 0) {
-      const { rows } = await this.db.query<{ address: string; standard: string }>(
-        'select address, standard from tokens where chain_id = $1 and address = any($2::text[])',
-        [this.chain.chainId, unknown],
-      );
-      for (const r of rows) this.rememberToken(r.address, r.standard);
-      const missing = unknown.filter((a) => !this.tokenStandards.has(a));
-      const hints = new Map([...batch.tokens].map(([a, t]) => [a, t.hint]));
-      newTokens = await fetchTokenMetadata(this.rpc, missing, {
-        multicall3: (this.caps as ChainCapabilities).multicall3,
-        hints,
-      });
-    }
-    const fresh = new Map(newTokens.map((t) => [t.address, t.standard]));
-    resolveApprovalStandards(batch, (a) => fresh.get(a) ?? this.tokenStandards.get(a));
-    const { balances } = await fetchNativeBalances(
-      this.rpc,
-      [...batch.nativeTouched],
-      to,
-      this.log,
-    );
-    const reads = await this.reconciler.prepare(
-      batch,
-      to,
-      following,
-      (a) => fresh.get(a) ?? this.tokenStandards.get(a),
-    );
-    this.stats.enrichMs += performance.now() - t2;
-    return { batch, nativeBalances: balances, newTokens, reads };
+  private prepare(from: bigint, to: bigint, following: boolean): Promise<Prepared> {
+    const deps = {
+      db: this.db,
+      rpc: this.rpc,
+      caps: this.caps as ChainCapabilities,
+      probes: this.probes,
+      ctx: this.ctx,
+      mode: this.mode,
+      pools: () => this.pools,
+      standards: this.tokenStandards,
+      reconciler: this.reconciler,
+      log: this.log,
+      stats: this.stats,
+    };
+    return prepareBatch(deps, from, to, following);
   }
 
   private async write(prepared: Prepared, head: bigint): Promise<void> {
     const { batch } = prepared;
-    const cp = this.checkpoint as Checkpoint;
-    const finalized = head - BigInt(this.chain.finalityDepth);
-    const pools = applyPoolEvents(batch.poolEvents, this.pools);
-    const last = batch.blocks[batch.blocks.length - 1];
-    if (!last) return;
-    const backfillDone = batch.toBlock >= head;
     const t0 = performance.now();
-    const plan = await this.reconciler.plan(batch, prepared.reads, cp.block, head);
-    try {
-      await withCopyTransaction(this.db, async (tx) => {
-        // Fence: a leader whose lock session died must not write another batch.
-        await this.lock.assertHeld(tx);
-        await writeBatch(tx, {
-          chainId: this.chain.chainId,
-          batch,
-          expected: { block: cp.block, hash: cp.hash },
-          nativeBalances: prepared.nativeBalances,
-          newTokens: prepared.newTokens,
-          pools,
-          undo: batch.toBlock > finalized,
-          pruneUndoBelow: finalized - BigInt(this.opts.maxBatchSize),
-          headBlock: head,
-          backfillDone: backfillDone || this.caughtUp,
-          storeLogs: this.opts.storeLogs,
-        });
-        await this.reconciler.apply(tx, plan, batch, batch.toBlock > finalized);
-      });
-    } catch (error) {
+    const deps = {
+      db: this.db,
+      chain: this.chain,
+      lock: this.lock,
+      reconciler: this.reconciler,
+      maxBatchSize: this.opts.maxBatchSize,
+      storeLogs: this.opts.storeLogs,
+    };
+    const at = {
+      cp: this.checkpoint as Checkpoint,
+      head,
+      pools: this.pools,
+      caughtUp: this.caughtUp,
+    };
+    const committed = await commitBatch(deps, prepared, at).catch((error: unknown) => {
       if (error instanceof CheckpointConflictError) {
         this.log.error({ err: error.message }, 'checkpoint moved under us; reloading');
         this.checkpoint = undefined;
       }
       throw error;
-    }
+    });
+    if (!committed) return;
+    const { plan, pools, checkpoint } = committed;
     this.stats.writeMs += performance.now() - t0;
     this.reconciler.committed(plan);
-    this.stats.balanceReads += plan.cost.reads;
-    this.stats.balanceCalls += plan.cost.calls;
-    this.checkpoint = { block: last.number, hash: last.hash, time: last.time };
+    this.checkpoint = checkpoint;
     for (const p of pools.changed) this.pools.set(p.address, p);
-    for (const t of prepared.newTokens) this.rememberToken(t.address, t.standard);
-    if (backfillDone) this.caughtUp = true;
+    for (const t of prepared.newTokens) this.tokenStandards.remember(t.address, t.standard);
+    if (committed.backfillDone) this.caughtUp = true;
     this.lastHeadWrite = Date.now();
-    this.stats.blocks += batch.blocks.length;
-    this.stats.events += batch.eventCount;
-    this.stats.activityRows += batch.activity.length;
-    this.stats.batches++;
-    this.progress.tick(last.number, batch.blocks.length, batch.eventCount);
+    countBatch(this.stats, batch, plan);
+    this.progress.tick(checkpoint.block, batch.blocks.length, batch.eventCount);
   }
 
-  /** Between batches: the pool bootstrap commits its next chunk at the checkpoint (wallets mode). */
-  private async bootstrapPools(): Promise<void> {
-    if (!this.poolBootstrap || !this.checkpoint) return;
-    const added = await this.poolBootstrap.step({
+  /** Between batches: the mode's own work (wallets handover, pool bootstrap chunks). */
+  private async between(): Promise<void> {
+    if (!this.mode || !this.checkpoint) return;
+    const added = await this.mode.between({
       checkpoint: this.checkpoint,
-      known: this.pools,
+      pools: this.pools,
       multicall3: (this.caps as ChainCapabilities).multicall3,
       assertHeld: (tx) => this.lock.assertHeld(tx),
     });
     for (const p of added) this.pools.set(p.address, p);
-  }
-
-  /** Grow ranges on sparse chains, shrink them on dense ones (bounded memory and txn size). */
-  private adaptBatchSize(batch: DerivedBatch): void {
-    const logs = batch.logs.length;
-    if (logs > 20_000 && this.batchSize > 1)
-      this.batchSize = Math.max(1, Math.floor(this.batchSize / 2));
-    else if (logs < 2_000 && this.batchSize < this.opts.maxBatchSize) {
-      this.batchSize = Math.min(this.opts.maxBatchSize, this.batchSize * 2);
-    }
-  }
-
-  private rememberToken(address: string, standard: string): void {
-    if (this.tokenStandards.size > 200_000) this.tokenStandards.clear();
-    this.tokenStandards.set(address, standard);
   }
 
   /** Keeps checkpoints.head_block/updated_at fresh so API-only replicas can tell we're alive. */

@@ -1,10 +1,11 @@
 import type { ChainConfig } from '../chains/index.js';
 import type { ChainCapabilities } from '../rpc/index.js';
 import type { StandbyStatus } from './checkpoint-store.js';
+import type { ModeStatus } from './indexer-mode.js';
 import type { ChainStatus, Checkpoint } from './indexer-types.js';
 
 /** What a chain's indexer knows at a moment, as `chainStatus` reads it. */
-export interface IndexerState {
+export interface IndexerState<S extends ModeStatus = ModeStatus> {
   chain: Pick<ChainConfig, 'chainId' | 'name'>;
   caps: ChainCapabilities | undefined;
   /** Why indexing stopped (this process), if it did. */
@@ -18,7 +19,7 @@ export interface IndexerState {
   rpcOk: boolean;
   readyLagBlocks: number;
   /** Leader-only sections (reconciliation, wallets mode, reorgs repaired). */
-  extra: Pick<ChainStatus, 'reconcile' | 'wallets' | 'reorgs'>;
+  extra: Pick<ChainStatus<S>, 'reconcile' | 'wallets' | 'reorgs'>;
   now: number;
 }
 
@@ -32,7 +33,7 @@ const num = (v: bigint | null | undefined) => (v === null || v === undefined ? n
  * @example
  * const status = chainStatus({ ...state, now: Date.now() });
  */
-export function chainStatus(s: IndexerState): ChainStatus {
+export function chainStatus<S extends ModeStatus>(s: IndexerState<S>): ChainStatus<S> {
   const base = {
     chain_id: s.chain.chainId,
     name: s.chain.name,

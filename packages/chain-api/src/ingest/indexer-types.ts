@@ -2,11 +2,10 @@ import type { Logger } from 'pino';
 import type { ReconcileOptions, ReconcileStatus } from '../reconcile/index.js';
 import type { NodeClientRegistry, RpcClient, RpcClientOptions } from '../rpc/index.js';
 import type { StoreLogs } from '../store/index.js';
-import type { WalletsStatus } from '../wallets/wallets-mode.js';
-import type { WalletsOptions } from '../wallets/wallets-options.js';
+import type { IndexerModeFactory, ModeStatus } from './indexer-mode.js';
 
 /** What /health and the API's 503 logic read. */
-export interface ChainStatus {
+export interface ChainStatus<S extends ModeStatus = ModeStatus> {
   chain_id: number;
   name: string;
   head_block: number | null;
@@ -21,12 +20,12 @@ export interface ChainStatus {
   /** Balance reconciliation (leader only): non-conserving tokens, balance reads per batch. */
   reconcile?: ReconcileStatus;
   /** Wallets mode (`"mode": "wallets"`, leader only): tracked wallets and backfill progress. */
-  wallets?: WalletsStatus;
+  wallets?: S;
   /** Reorgs this process repaired since it started (leader only): how many, the deepest in blocks. */
   reorgs?: { count: number; deepest: number };
 }
 
-export interface ChainIndexerOptions {
+export interface ChainIndexerOptions<S extends ModeStatus = ModeStatus> {
   log: Logger;
   /** Blocks per batch at start (adapts to the density of the chain). Default 50. */
   batchSize?: number;
@@ -53,8 +52,11 @@ export interface ChainIndexerOptions {
   nodes?: NodeClientRegistry;
   /** Balance reconciliation with the chain's balanceOf (src/reconcile); on by default. */
   reconcile?: Partial<ReconcileOptions>;
-  /** Wallets-mode tuning (chains with `"mode": "wallets"`). */
-  wallets?: Partial<WalletsOptions>;
+  /**
+   * Builds the chain's mode (wallets mode for chains with `"mode": "wallets"`: see
+   * `walletsIndexerMode` in src/wallets); a chain in wallets mode requires it.
+   */
+  mode?: IndexerModeFactory<S>;
   /** Progress as log lines even on a terminal (the configuration's `ci`). */
   plainProgress?: boolean;
 }

@@ -7,18 +7,20 @@ import {
   type ChainStatus,
   type IndexStats,
 } from './chain-indexer.js';
+import type { ModeStatus } from './indexer-mode.js';
 
-export interface StartIndexersOptions extends Omit<ChainIndexerOptions, 'log' | 'rpc'> {
+export interface StartIndexersOptions<S extends ModeStatus = ModeStatus>
+  extends Omit<ChainIndexerOptions<S>, 'log' | 'rpc'> {
   db: Database;
   chains: readonly ChainConfig[];
   log: Logger;
 }
 
-export interface Indexers {
+export interface Indexers<S extends ModeStatus = ModeStatus> {
   /** Stops every chain's loop and releases the leader locks. */
   stop(): Promise<void>;
   /** One entry per chain, in `chains` order. */
-  status(): ChainStatus[];
+  status(): ChainStatus<S>[];
 }
 
 /**
@@ -30,9 +32,11 @@ export interface Indexers {
  * const indexers = await startIndexers({ db, chains, log });
  * app.get('/health', () => indexers.status());
  */
-export async function startIndexers(opts: StartIndexersOptions): Promise<Indexers> {
+export async function startIndexers<S extends ModeStatus = ModeStatus>(
+  opts: StartIndexersOptions<S>,
+): Promise<Indexers<S>> {
   const { db, chains, log, ...rest } = opts;
-  const indexers = chains.map((chain) => new ChainIndexer(db, chain, { ...rest, log }));
+  const indexers = chains.map((chain) => new ChainIndexer<S>(db, chain, { ...rest, log }));
   for (const i of indexers) i.start();
   return {
     async stop() {
@@ -49,13 +53,13 @@ export async function startIndexers(opts: StartIndexersOptions): Promise<Indexer
  * @example
  * const [stats] = await indexOnce({ db, chains: [chain], log });
  */
-export async function indexOnce(
-  opts: StartIndexersOptions & { rpc?: ChainIndexerOptions['rpc'] },
+export async function indexOnce<S extends ModeStatus = ModeStatus>(
+  opts: StartIndexersOptions<S> & { rpc?: ChainIndexerOptions['rpc'] },
 ): Promise<IndexStats[]> {
   const { db, chains, log, ...rest } = opts;
   const out: IndexStats[] = [];
   for (const chain of chains) {
-    const indexer = new ChainIndexer(db, chain, { ...rest, log });
+    const indexer = new ChainIndexer<S>(db, chain, { ...rest, log });
     try {
       out.push(await indexer.indexToHead());
     } finally {

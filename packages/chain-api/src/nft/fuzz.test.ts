@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { attributeSales, type SaleTxInput } from '../derive/nft-sales.js';
 import { prng } from '../devnet/prng.js';
 import { NftError } from './errors.js';
 import { normalizeGateways } from './gateways.js';
 import { normalizeMetadata } from './normalize-metadata.js';
 import { resolveUri } from './resolve-uri.js';
-import { attributeSales, type SaleTxInput } from './sales.js';
 
 const rng = prng;
 

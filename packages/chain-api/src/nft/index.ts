@@ -25,15 +25,6 @@ export {
   type SafeResponse,
 } from './safe-fetch.js';
 export {
-  attributeSales,
-  type NftSale,
-  paymentTokensOf,
-  type SaleErc20Transfer,
-  type SaleNativeTransfer,
-  type SaleNftTransfer,
-  type SaleTxInput,
-} from './sales.js';
-export {
   type CollectionSignals,
   type SpamExplanation,
   type SpamScore,

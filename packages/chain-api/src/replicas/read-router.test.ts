@@ -1,7 +1,7 @@
 import { type Database, openDatabase } from '@sluice/db';
 import { startTestCluster, type TestCluster } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushedPrimaryPosition } from './lsn.js';
+import { flushedPrimaryPosition } from '../change-feed/lsn.js';
 import { ReadRouter } from './read-router.js';
 import { ReadServer } from './read-server.js';
 

@@ -1,7 +1,7 @@
 import { type Database, isDatabaseUnavailable, type QueryResult, sqlState } from '@sluice/db';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
-import { readStartedAfter } from './coalesced.js';
-import { flushedPrimaryPosition, formatLsn, parseLsn } from './lsn.js';
+import { readStartedAfter } from '../change-feed/coalesced.js';
+import { flushedPrimaryPosition, formatLsn, parseLsn } from '../change-feed/lsn.js';
 import type { ReadServer, ReadServerStatus } from './read-server.js';
 
 export interface ReadRouterOptions {

@@ -1,7 +1,7 @@
 import type { Database } from '@sluice/db';
+import { readStartedAfter } from '../change-feed/coalesced.js';
+import { formatLsn, parseLsn } from '../change-feed/lsn.js';
 import { BaseError } from '../errors/index.js';
-import { readStartedAfter } from './coalesced.js';
-import { formatLsn, parseLsn } from './lsn.js';
 
 /**
  * `ok`: serving (when replayed far enough); `lagging`: did not replay a notified batch within the

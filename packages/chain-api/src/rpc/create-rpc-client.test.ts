@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FaultProxy, seededFaults, startFaultProxy } from '../../test/support/fault-proxy.js';
 import { type AnvilInstance, startAnvil } from '../devnet/index.js';
 import { createRpcClient } from './create-rpc-client.js';
-import { type FaultProxy, seededFaults, startFaultProxy } from './fault-proxy.js';
 import { probeCapabilities } from './probe-capabilities.js';
 import { RpcResponseError, RpcTransportError, redactUrl } from './rpc-errors.js';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '@sluice/db';
-import type { ApiWarning } from '../api/chain-selector.js';
 import type { ChainConfig } from '../chains/index.js';
+import type { WalletWarning } from './wallet-warning.js';
 
 /**
  * Per wallets-mode chain with factories: from when USD prices are complete (unix seconds, the
@@ -70,7 +70,7 @@ export function createPriceCoverage(
 export function priceHistoryWarning(
   rows: readonly { chain_id: number; block_time: number }[],
   coverage: ReadonlyMap<number, number>,
-): ApiWarning | undefined {
+): WalletWarning | undefined {
   const chains = new Set<number>();
   for (const r of rows) {
     const since = coverage.get(r.chain_id);

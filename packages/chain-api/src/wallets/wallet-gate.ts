@@ -1,11 +1,11 @@
 import type { Queryable } from '@sluice/db';
-import type { ApiWarning } from '../api/chain-selector.js';
 import type { ChainConfig } from '../chains/index.js';
 import { readTracked, type TrackedWallet, trackWallets } from '../store/wallets/tracked-store.js';
+import type { WalletWarning } from './wallet-warning.js';
 
 /** What a wallet answer must add while (or because of how) the wallet's history was backfilled. */
 export interface GateResult {
-  warnings: ApiWarning[];
+  warnings: WalletWarning[];
   /** Set while some chain's backfill is still running: the answer is partial, send Retry-After. */
   retryAfterSeconds?: number;
 }
@@ -121,7 +121,7 @@ export function createWalletGate(
       const logsOnly = rows
         .filter((r) => r.row?.status === 'ready' && r.row.warning)
         .map((r) => r.id);
-      const warnings: ApiWarning[] = [];
+      const warnings: WalletWarning[] = [];
       if (pending.length > 0) {
         warnings.push({
           code: 'WALLET_BACKFILL_IN_PROGRESS',

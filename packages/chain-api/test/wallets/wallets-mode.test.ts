@@ -5,11 +5,10 @@ import { createTestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/chains/index.js';
 import type { AnvilInstance } from '../../src/devnet/index.js';
-import { indexOnce, startIndexers } from '../../src/ingest/index.js';
-import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
 import { createRpcClient } from '../../src/rpc/index.js';
 import { discoverHistory } from '../../src/wallets/discover-history.js';
 import type { TxRef } from '../../src/wallets/log-ranges.js';
+import { indexOnce, startIndexers } from '../../src/wallets/start-indexers.js';
 import { checkGroundTruth } from '../indexer/ground-truth.js';
 import {
   deployWorkload,
@@ -19,6 +18,7 @@ import {
 } from '../indexer/random-workload.js';
 import { workloadChain } from '../indexer/workload-chain.js';
 import { type CliProcess, startCli } from '../support/cli-process.js';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { startAnvilWithEmptyHistory } from '../support/long-history.js';
 import {
   alwaysReady,

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusSource } from '../../src/api/readiness.js';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { indexOnce, startIndexers } from '../../src/ingest/index.js';
 import { type PricingWorker, startPricing } from '../../src/pricing/start-pricing.js';
-import { type FaultProxy, startFaultProxy } from '../../src/rpc/fault-proxy.js';
 import type { PoolBootstrapStatus } from '../../src/wallets/pool-bootstrap.js';
+import { indexOnce, startIndexers } from '../../src/wallets/start-indexers.js';
 import { routerSwap as routerSwapAs } from '../support/devnet-swap.js';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import {
   alwaysReady,
   get,

@@ -3,7 +3,7 @@ import type { Migration } from '@sluice/db';
 /**
  * Tables whose rows reach API responses. Each write statement to one of them notifies
  * `sluice_store_changed` (at commit), which invalidates cached responses: scoped to what it
- * touched since changes-001 (src/changes/change-migrations.ts), or everything for a writer that
+ * touched since changes-001 (src/store/changes/change-migrations.ts), or everything for a writer that
  * does not announce its change. A table added later that responses read must get a trigger too.
  */
 export const servedTables = [

@@ -160,7 +160,7 @@ export const changeFunctionMigrations: Migration[] = [
  * api-sim-001) stay for the indexer's high-volume tables, but send nothing when the transaction
  * announced its own precise change (`announceStoreChange`), and otherwise one coarse
  * `{"all":1}` per transaction. The pricing and NFT tables get row-aware triggers that name
- * the tokens and collections each statement changed. Format: src/changes/store-change.ts.
+ * the tokens and collections each statement changed. Format: src/store/changes/store-change.ts.
  */
 export const changeMigrations: Migration[] = [
   {

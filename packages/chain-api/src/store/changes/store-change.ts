@@ -1,7 +1,7 @@
 /**
  * The store-change notification: what one committed write touched, per chain, sent on
- * `NOTIFY sluice_store_changed` by every writer (src/changes/publish-store-change.ts for the
- * indexer, reconciler and reorg rollback; the triggers of src/changes/change-migrations.ts for
+ * `NOTIFY sluice_store_changed` by every writer (src/store/changes/publish-store-change.ts for the
+ * indexer, reconciler and reorg rollback; the triggers of src/store/changes/change-migrations.ts for
  * pricing, the NFT worker and any other writer). API processes drop exactly the cached answers
  * it names (src/api/response-cache/).
  *

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeSales, paymentTokensOf, type SaleTxInput } from './sales.js';
+import { attributeSales, paymentTokensOf, type SaleTxInput } from './nft-sales.js';
 
 const zero = '0x0000000000000000000000000000000000000000';
 const seller = '0x1111111111111111111111111111111111111111';
