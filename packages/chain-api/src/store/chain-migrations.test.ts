@@ -16,7 +16,6 @@ const tables = [
   'nft_sales',
   'pool_states',
   'pools',
-  'prices',
   'reorg_undo',
   'tokens',
   'transactions',

@@ -12,7 +12,7 @@ import { reconcileMigrations } from './reconcile-migrations.js';
 import { tokensSchema } from './tokens.js';
 import { undoLogSchema } from './undo/record-undo.js';
 
-/** The old USD price points table (superseded by pricing's price_history; never written). */
+/** The old USD price points table (superseded by pricing's price_history; dropped by chain-005). */
 const pricesSchema = /* sql */ `
 -- USD price points per token (unused: the pricing worker writes price_history).
 create table prices (
@@ -96,4 +96,6 @@ export const chainMigrations: Migration[] = [
   { id: 'chain-003-holder-facts', sql: holderFacts },
   ...reconcileMigrations,
   ...changeFunctionMigrations,
+  // Nothing reads or writes `prices` (price points live in pricing's price_history).
+  { id: 'chain-005-drop-prices', sql: 'drop table if exists prices;' },
 ];

@@ -2,7 +2,12 @@ import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMigrations } from '../../src/store/migrations.js';
-import { unhandledByRollback } from '../../src/store/undo/reorg-tables.js';
+import {
+  DELETED_BY_BLOCK,
+  ROLLED_BACK_OTHERWISE,
+  UNDOABLE_TABLES,
+  unhandledByRollback,
+} from '../../src/store/undo/reorg-tables.js';
 
 /** Tables of the migrated schema with a chain_id and a bigint column naming a block. */
 async function blockTables(t: TestDatabase, extra = ''): Promise<string[]> {
@@ -31,6 +36,19 @@ describe('every table holding rows of blocks says how a reorg rolls it back', ()
     expect(tables).toContain('activity');
     expect(tables).toContain('erc20_balances');
     expect(unhandledByRollback(tables)).toEqual([]);
+  });
+
+  it('declares no table the migrated store does not have (a dropped table leaves no entry)', async () => {
+    const declared = [
+      ...Object.keys(UNDOABLE_TABLES),
+      ...DELETED_BY_BLOCK.map((d) => d.table),
+      ...Object.keys(ROLLED_BACK_OTHERWISE),
+    ];
+    const { rows } = await t.db.query<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = current_schema()`,
+    );
+    const existing = new Set(rows.map((r) => r.table_name));
+    expect(declared.filter((table) => !existing.has(table))).toEqual([]);
   });
 
   it('a new table with block rows and no rollback declaration is reported', async () => {

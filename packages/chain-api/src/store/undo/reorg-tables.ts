@@ -77,7 +77,6 @@ export const ROLLED_BACK_OTHERWISE: Readonly<Record<string, string>> = {
   nft_cursors: 'worker cursor of URI events, re-read from the store on every pass',
   nft_discovery_cursors: 'discovery cursor keyed by block hash: a reorg makes it restart',
   tracked_wallets: 'wallets-mode requests: their blocks are where a backfill handed over',
-  prices: 'unused table, dropped by a later migration',
 };
 
 /**
