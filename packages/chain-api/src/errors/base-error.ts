@@ -44,3 +44,8 @@ export class BaseError<C extends ErrorCode = ErrorCode> extends Error {
 export function isRetryable(error: unknown): boolean | undefined {
   return error instanceof BaseError ? error.retryable : undefined;
 }
+
+/** The message of anything thrown (an Error's message, else its string form), for log fields. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,4 +1,5 @@
 import type { Queryable } from '@sluice/db';
+import type { Logger } from 'pino';
 import type { ChainCapabilities } from '../rpc/index.js';
 import { setCheckpointHalted } from '../store/checkpoints.js';
 
@@ -39,4 +40,21 @@ export async function indexedWithoutTraces(
     typeof row.capabilities === 'string' ? JSON.parse(row.capabilities) : row.capabilities;
   const hadTraces = (stored as { traces?: unknown } | null)?.traces;
   return hadTraces === false && BigInt(row.indexed_block) >= startBlock;
+}
+
+/**
+ * Stops a chain for good (the node serves a replaced chain): logs why and records it for
+ * standbys and API-only replicas; failing to record it leaves this process's own report.
+ *
+ * @example
+ * await haltReplaced(db, 1, log, error);
+ */
+export async function haltReplaced(
+  db: Queryable,
+  chainId: number,
+  log: Logger,
+  error: Error,
+): Promise<void> {
+  log.error({ err: error.message }, 'chain replaced: indexing of this chain stopped');
+  await markHalted(db, chainId, error.message).catch(() => {});
 }

@@ -1,28 +1,27 @@
-import type { Database } from '@sluice/db';
+import type { Database, Queryable } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import type { DeriveContext, PoolState } from '../derive/index.js';
-import { BaseError, ConfigError } from '../errors/index.js';
-import { Reconciler } from '../reconcile/index.js';
-import { handleReorg, ReorgTooDeepError } from '../reorg/index.js';
+import { BaseError, messageOf } from '../errors/index.js';
+import type { Reconciler } from '../reconcile/index.js';
+import { ReorgTooDeepError, repairReorg } from '../reorg/index.js';
 import {
   backoffDelay,
   type ChainCapabilities,
-  createRpcClient,
   probeCapabilities,
   type RpcClient,
   sleep,
 } from '../rpc/index.js';
-import { touchCheckpointHead } from '../store/checkpoints.js';
 import { CheckpointConflictError } from '../store/index.js';
-import { indexedWithoutTraces, markHalted } from './chain-halt.js';
-import { chainStatus } from './chain-status.js';
+import { haltReplaced, indexedWithoutTraces, markHalted } from './chain-halt.js';
 import { loadCheckpoint, readStandbyStatus, type StandbyStatus } from './checkpoint-store.js';
-import { commitBatch } from './commit-batch.js';
+import { type CommitDeps, commitBatch } from './commit-batch.js';
 import { ContractProbes } from './contract-probes.js';
 import { InconsistentRangeError } from './fetch-range.js';
-import { ChainReplacedError, verifyGenesis } from './genesis-check.js';
-import type { IndexerMode, ModeStatus } from './indexer-mode.js';
+import { ChainReplacedError, verifyChainId, verifyGenesis } from './genesis-check.js';
+import { HeadTouch } from './head-touch.js';
+import type { IndexerMode, LeaderState, ModeStatus } from './indexer-mode.js';
+import { chainMode, chainReconciler, openChainRpc } from './indexer-parts.js';
 import {
   countBatch,
   deriveContextOf,
@@ -31,13 +30,15 @@ import {
   indexerSettings,
   nextBatchSize,
 } from './indexer-settings.js';
+import { indexerStatus } from './indexer-status.js';
 import type { ChainIndexerOptions, ChainStatus, Checkpoint, IndexStats } from './indexer-types.js';
 import { createLeaderLock, type LeaderLock, LeadershipLostError } from './leader-lock.js';
 import { loadPools } from './load-pools.js';
+import { brokenParentLink, tipOnNode } from './parent-link.js';
 import { prefetch } from './prefetch.js';
 import { type Prepared, prepareBatch } from './prepare-batch.js';
 import { Progress } from './progress.js';
-import { resetChainData } from './reset-chain.js';
+import { reindexReplaced, resetChainData } from './reset-chain.js';
 import { classifyStepFailure } from './step-failure.js';
 import { TokenStandards } from './token-standards.js';
 
@@ -69,13 +70,14 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
   private caughtUp = false;
   private reorgs = { count: 0, deepest: 0 };
   private standbyStatus: StandbyStatus | null = null;
-  private lastHeadWrite = 0;
+  private readonly headTouch: HeadTouch;
   /** Set when the chain is stopped for good (replaced chain): the error /health shows. */
   private halted: string | undefined;
   private loop: Promise<void> | undefined;
   private readonly progress: Progress;
   /** A mode narrowing what is kept (wallets mode, built by `options.mode`); none in full mode. */
   private readonly mode: IndexerMode<S> | undefined;
+  private readonly commitDeps: CommitDeps;
 
   constructor(db: Database, chain: ChainConfig, options: ChainIndexerOptions<S>) {
     this.db = db;
@@ -83,16 +85,9 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     this.log = options.log.child({ chain: chain.name, chainId: chain.chainId });
     this.opts = indexerSettings(options);
     this.batchSize = this.opts.batchSize;
-    if (!options.rpc && !chain.rpcUrl) {
-      throw new ConfigError(`RPC_URL_${chain.chainId}`, `chain ${chain.chainId} has no RPC URL`);
-    }
-    const rpcOptions = { ...options.rpcOptions, log: this.log, signal: this.abort.signal };
-    const url = chain.rpcUrl as string;
-    this.rpc =
-      options.rpc ??
-      options.nodes?.open(url, rpcOptions) ??
-      createRpcClient({ ...rpcOptions, url });
+    this.rpc = openChainRpc(chain, options, this.log, this.abort.signal);
     this.lock = createLeaderLock(db, chain.chainId);
+    this.headTouch = new HeadTouch(db, chain.chainId, () => this.lock.held());
     this.lock.onLost((reason) => {
       this.caughtUp = false;
       this.mode?.stop();
@@ -100,46 +95,30 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     });
     this.probes = new ContractProbes(db, this.rpc, chain.chainId);
     this.tokenStandards = new TokenStandards(chain.chainId);
-    const walletsMode = chain.mode === 'wallets';
-    // Wallets mode never indexes from genesis: balances come from the node, not from deltas.
-    const reconcileFrom = walletsMode && chain.startBlock === 0n ? 1n : chain.startBlock;
-    this.reconciler = new Reconciler(db, this.rpc, chain.chainId, reconcileFrom, this.log, {
-      ...(chain.reconcileEveryBlocks ? { everyBlocks: chain.reconcileEveryBlocks } : {}),
-      ...options.reconcile,
-    });
+    this.reconciler = chainReconciler(db, this.rpc, chain, options, this.log);
     this.ctx = deriveContextOf(chain, this.probes);
     this.progress = new Progress(this.log, chain.name, this.opts.plainProgress);
-    this.mode = options.mode?.({
-      db,
-      chain,
-      rpc: this.rpc,
-      ctx: this.ctx,
-      log: this.log,
-      signal: this.abort.signal,
-      leader: () =>
-        this.caps && this.lock.held()
-          ? {
-              rpc: this.rpc,
-              caps: this.caps,
-              ctx: this.ctx,
-              probes: this.probes,
-              storeLogs: this.opts.storeLogs,
-            }
-          : undefined,
-    });
-    if (walletsMode && !this.mode) {
-      throw new BaseError(
-        `chain ${chain.chainId} is in wallets mode: start it with the wallets mode wired in (startIndexers of src/wallets)`,
-        { code: 'CONFIG_INVALID' },
-      );
-    }
+    const { rpc, ctx, log } = this;
+    const signal = this.abort.signal;
+    const leader = () => this.leaderState();
+    this.mode = chainMode(options, { db, chain, rpc, ctx, log, signal, leader });
+    const { lock, reconciler } = this;
+    const { maxBatchSize, storeLogs } = this.opts;
+    this.commitDeps = { db, chain, lock, reconciler, maxBatchSize, storeLogs };
+  }
+
+  /** What a leading indexer shares with its mode; undefined as a standby or before init. */
+  private leaderState(): LeaderState | undefined {
+    if (!this.caps || !this.lock.held()) return undefined;
+    const { rpc, caps, ctx, probes } = this;
+    return { rpc, caps, ctx, probes, storeLogs: this.opts.storeLogs };
   }
 
   /** Starts the background loop (leader election, backfill, follow). */
   start(): void {
     this.loop ??= this.run().catch((error: unknown) => {
       if (!this.abort.signal.aborted)
-        this.log.error({ err: errMsg(error) }, 'indexer loop crashed');
+        this.log.error({ err: messageOf(error) }, 'indexer loop crashed');
     });
   }
 
@@ -155,28 +134,13 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
 
   /** Current status for /health. */
   status(): ChainStatus<S> {
+    const { chain, caps, halted, checkpoint, head, caughtUp, reconciler, reorgs, mode } = this;
+    const { readyLagBlocks } = this.opts;
     const leader = this.lock.held();
-    return chainStatus({
-      chain: this.chain,
-      caps: this.caps,
-      halted: this.halted,
-      leader,
-      standby: this.standbyStatus,
-      checkpoint: this.checkpoint,
-      head: this.head,
-      caughtUp: this.caughtUp,
-      rpcOk: this.rpc.health().ok,
-      readyLagBlocks: this.opts.readyLagBlocks,
-      extra:
-        leader && !this.halted
-          ? {
-              reconcile: this.reconciler.status(),
-              reorgs: { ...this.reorgs },
-              ...(this.mode ? { wallets: this.mode.status() } : {}),
-            }
-          : {},
-      now: Date.now(),
-    });
+    const standby = this.standbyStatus;
+    const rpcOk = this.rpc.health().ok;
+    const state = { chain, caps, halted, leader, standby, checkpoint, head, caughtUp, rpcOk };
+    return indexerStatus({ ...state, readyLagBlocks }, { reconciler, reorgs, mode });
   }
 
   /**
@@ -218,7 +182,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
         }
         if (await this.step()) {
           this.caughtUp = true;
-          await this.touchHead(this.head as bigint, false);
+          await this.headTouch.touch(this.head as bigint);
           await sleep(this.opts.pollIntervalMs, signal);
         }
         failures = 0;
@@ -237,7 +201,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
           continue;
         }
         failures++;
-        const fields = { err: errMsg(error), code: failure.code, failures };
+        const fields = { err: messageOf(error), code: failure.code, failures };
         if (failure.retryable) this.log.warn(fields, 'indexer step failed; retrying');
         else this.log.error(fields, 'indexer step failed (not retryable); retrying');
         this.checkpoint = undefined; // reload state from the store
@@ -264,13 +228,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
 
   /** Loads capabilities, checkpoint and pool cache (after taking the lock or a failure). */
   private async init(): Promise<void> {
-    const chainIdHex = await this.rpc.request<string>('eth_chainId', []);
-    if (Number(BigInt(chainIdHex)) !== this.chain.chainId) {
-      throw new BaseError(
-        `RPC serves chain ${Number(BigInt(chainIdHex))}, expected ${this.chain.chainId}`,
-        { code: 'CHAIN_ID_MISMATCH' },
-      );
-    }
+    await verifyChainId(this.rpc, this.chain.chainId);
     // Probed at every start (never trusted from the store): a wrong answer must not persist.
     this.caps ??= await probeCapabilities(this.rpc, {
       multicall3: this.chain.multicall3,
@@ -287,13 +245,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     const cp = await loadCheckpoint(this.db, this.rpc, follow, this.caps);
     await verifyGenesis(this.db, this.rpc, this.chain);
     await markHalted(this.db, this.chain.chainId, null);
-    await this.reconciler.init(this.caps.multicall3, cp.block);
-    this.checkpoint = cp;
-    this.pools = await loadPools(this.db, this.chain.chainId);
-    this.mode?.invalidate();
-    // A failed step may have lost an acknowledged batch (a crash of the database loses commits
-    // made with synchronous_commit off): forget what memory says the store holds.
-    this.tokenStandards.clear();
+    await this.adopt(cp);
     this.log.info(
       { indexed: Number(cp.block), caps: this.caps, pools: this.pools.size },
       'indexer ready',
@@ -303,12 +255,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
   /** When caught up: is the indexed tip still on the node's chain? Repairs it if not. */
   private async tipMatches(): Promise<boolean> {
     const cp = this.checkpoint as Checkpoint;
-    if (cp.block < this.chain.startBlock) return true;
-    const b = await this.rpc.request<{ hash: string } | null>('eth_getBlockByNumber', [
-      `0x${cp.block.toString(16)}`,
-      false,
-    ]);
-    if (b && b.hash.toLowerCase() === cp.hash) return true;
+    if (await tipOnNode(this.rpc, cp, this.chain.startBlock)) return true;
     await this.repairReorg();
     return false;
   }
@@ -317,33 +264,38 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     const cp = this.checkpoint as Checkpoint;
     if (!this.lock.held()) throw new LeadershipLostError('leader lock lost before a rollback');
     await verifyGenesis(this.db, this.rpc, this.chain);
-    const next = await handleReorg(
-      this.db,
-      this.rpc,
-      this.chain.chainId,
-      cp.block,
-      this.chain.startBlock - 1n,
-      this.log,
-    ).catch((error: unknown) => {
-      if (!(error instanceof ReorgTooDeepError)) throw error;
-      throw new ChainReplacedError(this.chain.chainId, this.chain.name, error.message);
-    });
-    if (next.depth > 0) {
-      this.reorgs = {
-        count: this.reorgs.count + 1,
-        deepest: Math.max(this.reorgs.deepest, next.depth),
-      };
+    const { db, rpc, log, chain } = this;
+    const lowest = chain.startBlock - 1n;
+    const reload = (r: { depth: number }) => this.reloadAfterRollback(r.depth);
+    await repairReorg({ db, rpc, chainId: chain.chainId, lowest, log, reload }, cp.block).catch(
+      (error: unknown) => {
+        if (!(error instanceof ReorgTooDeepError)) throw error;
+        throw new ChainReplacedError(chain.chainId, chain.name, error.message);
+      },
+    );
+  }
+
+  /** Reloads the checkpoint (time included) and the caches from the rolled-back store. */
+  private async reloadAfterRollback(depth: number): Promise<bigint> {
+    if (depth > 0) {
+      this.reorgs = { count: this.reorgs.count + 1, deepest: Math.max(this.reorgs.deepest, depth) };
     }
     this.checkpoint = undefined;
     this.caughtUp = false;
-    // Reload the checkpoint (time included) and the pool cache from the restored store.
-    this.checkpoint = await loadCheckpoint(this.db, this.rpc, this.chain, this.caps);
+    const cp = await loadCheckpoint(this.db, this.rpc, this.chain, this.caps);
+    await this.adopt(cp);
+    return cp.block;
+  }
+
+  /** Takes the store's checkpoint, reconciler state and pool cache; forgets the other caches. */
+  private async adopt(cp: Checkpoint): Promise<void> {
+    await this.reconciler.init((this.caps as ChainCapabilities).multicall3, cp.block);
+    this.checkpoint = cp;
     this.pools = await loadPools(this.db, this.chain.chainId);
     this.mode?.invalidate();
+    // A failed step may have lost an acknowledged batch (a crash of the database loses commits
+    // made with synchronous_commit off): forget what memory says the store holds.
     this.tokenStandards.clear();
-    await this.reconciler.init((this.caps as ChainCapabilities).multicall3, this.checkpoint.block);
-    if (this.checkpoint.block !== next.block)
-      throw new CheckpointConflictError('checkpoint moved during rollback');
   }
 
   /**
@@ -354,12 +306,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     this.checkpoint = undefined;
     this.caughtUp = false;
     if (this.chain.onReplaced === 'reindex') {
-      this.log.warn(
-        { err: error.message },
-        'chain replaced: deleting its indexed data, re-indexing',
-      );
-      const deleted = await resetChainData(this.db, this.chain.chainId);
-      this.log.info({ deleted }, 'chain data deleted');
+      await reindexReplaced(this.db, this.chain.chainId, this.log, error);
       this.pools.clear();
       this.mode?.invalidate();
       this.tokenStandards.clear();
@@ -367,8 +314,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
       return true;
     }
     this.halted = error.message;
-    this.log.error({ err: error.message }, 'chain replaced: indexing of this chain stopped');
-    await markHalted(this.db, this.chain.chainId, error.message).catch(() => {});
+    await haltReplaced(this.db, this.chain.chainId, this.log, error);
     return false;
   }
 
@@ -386,35 +332,19 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
       signal: this.abort.signal,
     });
     for (;;) {
-      let item: IteratorResult<Prepared>;
-      try {
-        item = await batches.next();
-      } catch (error) {
-        if (error instanceof InconsistentRangeError) {
-          this.log.info({ err: error.message }, 'chain moved while fetching; refetching');
-          return;
-        }
-        throw error;
-      }
-      if (item.done) return;
+      const item = await batches.next().catch((error: unknown) => {
+        if (!(error instanceof InconsistentRangeError)) throw error;
+        this.log.info({ err: error.message }, 'chain moved while fetching; refetching');
+        return undefined;
+      });
+      if (!item || item.done) return;
       const prepared = item.value;
       const current = this.checkpoint as Checkpoint;
-      const first = prepared.batch.blocks[0];
-      if (!first || first.parentHash !== current.hash) {
-        if (current.block < this.chain.startBlock && current.hash === '0x') {
-          // The very first batch of a chain indexed from genesis has no parent to match.
-        } else {
-          this.log.warn(
-            {
-              at: Number(prepared.batch.fromBlock),
-              expected: current.hash,
-              got: first?.parentHash,
-            },
-            'parent hash mismatch: reorg',
-          );
-          await this.repairReorg();
-          return;
-        }
+      const broken = brokenParentLink(prepared.batch, current, this.chain.startBlock);
+      if (broken) {
+        this.log.warn(broken, 'parent hash mismatch: reorg');
+        await this.repairReorg();
+        return;
       }
       await this.write(prepared, head);
       const logs = prepared.batch.logs.length;
@@ -424,40 +354,19 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
 
   /** Fetch + derive + read what the batch needs from the node (balances, token metadata). */
   private prepare(from: bigint, to: bigint, following: boolean): Promise<Prepared> {
-    const deps = {
-      db: this.db,
-      rpc: this.rpc,
-      caps: this.caps as ChainCapabilities,
-      probes: this.probes,
-      ctx: this.ctx,
-      mode: this.mode,
-      pools: () => this.pools,
-      standards: this.tokenStandards,
-      reconciler: this.reconciler,
-      log: this.log,
-      stats: this.stats,
-    };
-    return prepareBatch(deps, from, to, following);
+    const { db, rpc, probes, ctx, mode, reconciler, log, stats } = this;
+    const caps = this.caps as ChainCapabilities;
+    const pools = () => this.pools;
+    const deps = { db, rpc, caps, probes, ctx, mode, pools, reconciler, log, stats };
+    return prepareBatch({ ...deps, standards: this.tokenStandards }, from, to, following);
   }
 
   private async write(prepared: Prepared, head: bigint): Promise<void> {
     const { batch } = prepared;
     const t0 = performance.now();
-    const deps = {
-      db: this.db,
-      chain: this.chain,
-      lock: this.lock,
-      reconciler: this.reconciler,
-      maxBatchSize: this.opts.maxBatchSize,
-      storeLogs: this.opts.storeLogs,
-    };
-    const at = {
-      cp: this.checkpoint as Checkpoint,
-      head,
-      pools: this.pools,
-      caughtUp: this.caughtUp,
-    };
-    const committed = await commitBatch(deps, prepared, at).catch((error: unknown) => {
+    const { pools: cached, caughtUp } = this;
+    const at = { cp: this.checkpoint as Checkpoint, head, pools: cached, caughtUp };
+    const committed = await commitBatch(this.commitDeps, prepared, at).catch((error: unknown) => {
       if (error instanceof CheckpointConflictError) {
         this.log.error({ err: error.message }, 'checkpoint moved under us; reloading');
         this.checkpoint = undefined;
@@ -472,7 +381,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     for (const p of pools.changed) this.pools.set(p.address, p);
     for (const t of prepared.newTokens) this.tokenStandards.remember(t.address, t.standard);
     if (committed.backfillDone) this.caughtUp = true;
-    this.lastHeadWrite = Date.now();
+    this.headTouch.wrote();
     countBatch(this.stats, batch, plan);
     this.progress.tick(checkpoint.block, batch.blocks.length, batch.eventCount);
   }
@@ -480,24 +389,10 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
   /** Between batches: the mode's own work (wallets handover, pool bootstrap chunks). */
   private async between(): Promise<void> {
     if (!this.mode || !this.checkpoint) return;
-    const added = await this.mode.between({
-      checkpoint: this.checkpoint,
-      pools: this.pools,
-      multicall3: (this.caps as ChainCapabilities).multicall3,
-      assertHeld: (tx) => this.lock.assertHeld(tx),
-    });
+    const { checkpoint, pools } = this;
+    const multicall3 = (this.caps as ChainCapabilities).multicall3;
+    const assertHeld = (tx: Queryable) => this.lock.assertHeld(tx);
+    const added = await this.mode.between({ checkpoint, pools, multicall3, assertHeld });
     for (const p of added) this.pools.set(p.address, p);
   }
-
-  /** Keeps checkpoints.head_block/updated_at fresh so API-only replicas can tell we're alive. */
-  private async touchHead(head: bigint, force: boolean): Promise<void> {
-    if (!force && Date.now() - this.lastHeadWrite < 2_000) return;
-    if (!this.lock.held()) throw new LeadershipLostError('leader lock lost');
-    this.lastHeadWrite = Date.now();
-    await touchCheckpointHead(this.db, this.chain.chainId, head);
-  }
-}
-
-function errMsg(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import type { Database } from '@sluice/db';
 import type { ChainConfig } from '../chains/index.js';
 import { applyPoolEvents, type PoolChanges, type PoolState } from '../derive/index.js';
-import type { ReconcilePlan, Reconciler } from '../reconcile/index.js';
+import { applyAbsolutes, type ReconcilePlan, type Reconciler } from '../reconcile/index.js';
 import { type StoreLogs, withCopyTransaction, writeBatch } from '../store/index.js';
 import type { Checkpoint } from './indexer-types.js';
 import type { LeaderLock } from './leader-lock.js';
@@ -47,6 +47,7 @@ export async function commitBatch(
   if (!last) return undefined;
   const backfillDone = batch.toBlock >= head;
   const plan = await deps.reconciler.plan(batch, prepared.reads, cp.block, head);
+  applyAbsolutes(batch, plan);
   await withCopyTransaction(deps.db, async (tx) => {
     // Fence: a leader whose lock session died must not write another batch.
     await deps.lock.assertHeld(tx);

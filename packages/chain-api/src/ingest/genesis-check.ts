@@ -60,3 +60,19 @@ export async function verifyGenesis(
     );
   }
 }
+
+/**
+ * Checks that the node serves the configured chain id (a misconfigured RPC URL), before anything
+ * is read or written for the chain.
+ *
+ * @example
+ * await verifyChainId(rpc, 1); // throws CHAIN_ID_MISMATCH when the node serves another chain
+ */
+export async function verifyChainId(rpc: RpcClient, chainId: number): Promise<void> {
+  const chainIdHex = await rpc.request<string>('eth_chainId', []);
+  if (Number(BigInt(chainIdHex)) !== chainId) {
+    throw new BaseError(`RPC serves chain ${Number(BigInt(chainIdHex))}, expected ${chainId}`, {
+      code: 'CHAIN_ID_MISMATCH',
+    });
+  }
+}

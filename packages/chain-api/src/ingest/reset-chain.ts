@@ -1,4 +1,5 @@
 import type { Database } from '@sluice/db';
+import type { Logger } from 'pino';
 import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
 import { StoreChangeBuilder } from '../store/changes/store-change.js';
 import { deleteChainRows } from '../store/delete-chain-rows.js';
@@ -23,4 +24,22 @@ export async function resetChainData(
     await publishStoreChange(tx, new StoreChangeBuilder().everything(chainId));
     return deleted;
   });
+}
+
+/**
+ * The node serves another chain than the store and the chain is configured to re-index: deletes
+ * its indexed data, saying why and how much.
+ *
+ * @example
+ * await reindexReplaced(db, 31337, log, error);
+ */
+export async function reindexReplaced(
+  db: Database,
+  chainId: number,
+  log: Logger,
+  error: Error,
+): Promise<void> {
+  log.warn({ err: error.message }, 'chain replaced: deleting its indexed data, re-indexing');
+  const deleted = await resetChainData(db, chainId);
+  log.info({ deleted }, 'chain data deleted');
 }

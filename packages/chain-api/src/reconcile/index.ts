@@ -7,4 +7,5 @@ export type {
   ReconcileStatus,
 } from './reconcile-types.js';
 export { Reconciler } from './reconciler.js';
+export { applyAbsolutes } from './settle-reads.js';
 export { applyWrapperMoves } from './wrapper-moves.js';

@@ -31,6 +31,29 @@ function callData(p: BalancePair): Hex {
     : encodeFunctionData({ abi, functionName: 'balanceOf', args: [p.wallet as Hex, p.id] });
 }
 
+/** What a read answer is matched by: `${token}:${wallet}`, plus `:${id}` for ERC1155. */
+export const pairKey = (p: BalancePair): string =>
+  p.id === undefined ? `${p.token}:${p.wallet}` : `${p.token}:${p.wallet}:${p.id}`;
+
+/**
+ * `readBalances` with each answer keyed by its pair (`pairKey`), so callers look answers up by
+ * what they asked rather than by position. A pair asked twice counts twice in `cost`.
+ *
+ * @example
+ * const read = await readBalanceMap(rpc, multicall3, pairs, 1234n, cost);
+ * const v = read.get(pairKey({ token, wallet })); // bigint, or null when unreadable
+ */
+export async function readBalanceMap(
+  rpc: RpcClient,
+  multicall3: string | null,
+  pairs: readonly BalancePair[],
+  block: bigint,
+  cost?: ReadCost,
+): Promise<Map<string, bigint | null>> {
+  const values = await readBalances(rpc, multicall3, pairs, block, cost);
+  return new Map(pairs.map((p, i) => [pairKey(p), values[i] ?? null]));
+}
+
 /**
  * Reads balances at `block`: Multicall3 `aggregate3` (500 pairs per call, all calls of one read
  * in one JSON-RPC batch) when deployed, else one `eth_call` per pair. A pair whose `balanceOf`

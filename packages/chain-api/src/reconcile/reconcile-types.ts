@@ -37,6 +37,12 @@ export interface BatchReads {
 
 /** What a batch's write applies, planned before its transaction. */
 export interface ReconcilePlan extends ReconcileWrites {
+  /**
+   * Balances read from the node for the batch's own deltas, by delta key (`erc20Deltas`,
+   * `nft1155`): the writer stores these instead of adding the delta (`applyAbsolutes`).
+   */
+  absolutes20: Map<string, bigint>;
+  absolutes1155: Map<string, bigint>;
   cost: ReadCost;
 }
 

@@ -2,6 +2,7 @@ import type { Database, Queryable } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { DerivedBatch } from '../derive/index.js';
 import type { RpcClient } from '../rpc/index.js';
+import { key20, key1155, pair20, pair1155 } from './balance-keys.js';
 import {
   loadReconcileState,
   type Stored20,
@@ -13,18 +14,15 @@ import {
   selectUnknownPairs,
   writeReconciled,
 } from './balance-store.js';
-import { type BalancePair, readBalances } from './read-balances.js';
+import { type BalancePair, pairKey, readBalanceMap } from './read-balances.js';
 import type {
   BatchReads,
   ReconcileOptions,
   ReconcilePlan,
   ReconcileStatus,
 } from './reconcile-types.js';
+import { settleDeltas20, settleDeltas1155, settleSweep } from './settle-reads.js';
 import { applyWrapperMoves } from './wrapper-moves.js';
-
-const key20 = (d: { wallet: string; token: string }) => `${d.wallet}|${d.token}`;
-const key1155 = (d: { wallet: string; contract: string; tokenId: bigint }) =>
-  `${d.wallet}|${d.contract}|${d.tokenId}`;
 
 /**
  * Makes stored balances equal the chain's `balanceOf`: reads touched pairs near the
@@ -35,6 +33,7 @@ const key1155 = (d: { wallet: string; contract: string; tokenId: bigint }) =>
  * @example
  * const reads = await reconciler.prepare(batch, to, following, standardOf);
  * const plan = await reconciler.plan(batch, reads, checkpointBlock, head);
+ * applyAbsolutes(batch, plan); // the plan's absolute balances onto the batch's deltas
  * await db.transaction(async (tx) => { await writeBatch(tx, input); await reconciler.apply(tx, plan, batch, undo); });
  * reconciler.committed(plan);
  */
@@ -121,15 +120,15 @@ export class Reconciler {
       this.lastHolderRead = to;
     }
     const pairs: BalancePair[] = [
-      ...e20.map((d) => ({ token: d.token, wallet: d.wallet })),
-      ...e1155.map((d) => ({ token: d.contract, wallet: d.wallet, id: d.tokenId })),
-      ...holders.map((h) => ({ token: h.token, wallet: h.wallet })),
+      ...e20.map(pair20),
+      ...e1155.map(pair1155),
+      ...holders.map(pair20),
     ];
-    const values = await readBalances(this.rpc, this.multicall3, pairs, to, reads.cost);
-    let i = 0;
-    for (const d of e20) reads.erc20.set(key20(d), values[i++] ?? null);
-    for (const d of e1155) reads.nft1155.set(key1155(d), values[i++] ?? null);
-    for (const h of holders) reads.holders.push({ ...h, value: values[i++] ?? null });
+    const read = await readBalanceMap(this.rpc, this.multicall3, pairs, to, reads.cost);
+    const answer = (p: BalancePair) => read.get(pairKey(p)) ?? null;
+    for (const d of e20) reads.erc20.set(key20(d), answer(pair20(d)));
+    for (const d of e1155) reads.nft1155.set(key1155(d), answer(pair1155(d)));
+    for (const h of holders) reads.holders.push({ ...h, value: answer(pair20(h)) });
     return reads;
   }
 
@@ -167,6 +166,8 @@ export class Reconciler {
       updates20: [],
       updates1155: [],
       inserts20: [],
+      absolutes20: new Map(),
+      absolutes1155: new Map(),
       marks: new Map(),
       readErrors: new Map(),
       reconciledBlock: this.reconciledBlock,
@@ -220,73 +221,18 @@ export class Reconciler {
     if (sweep && this.startBlock > 0n && this.opts.maxDiscoveryPairs > 0) {
       unknown = await this.unknownPairs(batch, null);
     }
-    const values = await readBalances(
-      this.rpc,
-      this.multicall3,
-      [
-        ...now20.map((d) => ({ token: d.token, wallet: d.wallet })),
-        ...now1155.map((d) => ({ token: d.contract, wallet: d.wallet, id: d.tokenId })),
-        ...extra20.map((r) => ({ token: r.token, wallet: r.wallet })),
-        ...extra1155.map((r) => ({ token: r.contract, wallet: r.wallet, id: r.tokenId })),
-        ...unknown.map((p) => ({ token: p.token, wallet: p.wallet })),
-      ],
-      at,
-      plan.cost,
-    );
-    let i = 0;
+    const pairs = [...now20.map(pair20), ...now1155.map(pair1155), ...extra20.map(pair20)];
+    pairs.push(...extra1155.map(pair1155), ...unknown.map(pair20));
+    const values = await readBalanceMap(this.rpc, this.multicall3, pairs, at, plan.cost);
+    const answer = (p: BalancePair) => values.get(pairKey(p)) ?? null;
     const read20 = new Map(reads.erc20);
-    for (const d of now20) read20.set(key20(d), values[i++] ?? null);
+    for (const d of now20) read20.set(key20(d), answer(pair20(d)));
     const read1155 = new Map(reads.nft1155);
-    for (const d of now1155) read1155.set(key1155(d), values[i++] ?? null);
-
-    for (const d of e20) {
-      const k = key20(d);
-      const v = read20.get(k);
-      const stored = stored20.get(k);
-      const expected = this.expected(stored, d.delta);
-      if (v === undefined) continue; // not read: the delta applies (checked non-negative above)
-      if (v === null) {
-        plan.readErrors.set(d.token, `balanceOf(${d.wallet}) unreadable at block ${at}`);
-        if (expected === undefined ? d.delta < 0n : expected < 0n) d.absolute = 0n;
-        continue;
-      }
-      d.absolute = v;
-      if (expected !== undefined && expected !== v)
-        this.mismatch(plan, d.token, d.wallet, v, expected, at);
-    }
-    for (const d of e1155) {
-      const k = key1155(d);
-      const v = read1155.get(k);
-      const expected = this.expected(stored1155.get(k), d.delta);
-      if (v === undefined) continue;
-      if (v === null) {
-        plan.readErrors.set(
-          d.contract,
-          `balanceOf(${d.wallet}, ${d.tokenId}) unreadable at block ${at}`,
-        );
-        if (expected === undefined ? d.delta < 0n : expected < 0n) d.absolute = 0n;
-        continue;
-      }
-      d.absolute = v;
-    }
-    for (const r of extra20) {
-      const v = values[i++] ?? null;
-      if (v === null) {
-        plan.readErrors.set(r.token, `balanceOf(${r.wallet}) unreadable at block ${at}`);
-        continue;
-      }
-      if (v === r.amount) continue;
-      plan.updates20.push({ ...r, amount: v });
-      this.mismatch(plan, r.token, r.wallet, v, r.amount, at);
-    }
-    for (const r of extra1155) {
-      const v = values[i++] ?? null;
-      if (v !== null && v !== r.amount) plan.updates1155.push({ ...r, amount: v });
-    }
-    for (const p of unknown) {
-      const v = values[i++] ?? null;
-      if (v !== null && v > 0n) plan.inserts20.push({ ...p, amount: v });
-    }
+    for (const d of now1155) read1155.set(key1155(d), answer(pair1155(d)));
+    const ctx = { at, startBlock: this.startBlock, nonConserving: this.nonConserving };
+    settleDeltas20(ctx, plan, e20, stored20, read20);
+    settleDeltas1155(ctx, plan, e1155, stored1155, read1155);
+    settleSweep(ctx, plan, { erc20: extra20, erc1155: extra1155 }, unknown, values);
     if (sweep && this.startBlock === 0n) await this.discoverNonConserving(batch, plan, at);
     for (const h of reads.holders) {
       if (h.value !== null)
@@ -340,33 +286,11 @@ export class Reconciler {
     const pairs = await this.unknownPairs(batch, [
       ...new Set([...this.nonConserving, ...plan.marks.keys()]),
     ]);
-    const values = await readBalances(this.rpc, this.multicall3, pairs, at, plan.cost);
-    pairs.forEach((p, i) => {
-      const v = values[i];
-      if (v !== null && v !== undefined && v > 0n) plan.inserts20.push({ ...p, amount: v });
-    });
-  }
-
-  /** What the deltas say a pair holds after the batch (unknown for a pair first seen mid-history). */
-  private expected(stored: bigint | undefined, delta: bigint): bigint | undefined {
-    if (stored !== undefined) return stored + delta;
-    return this.startBlock === 0n ? delta : undefined;
-  }
-
-  private mismatch(
-    plan: ReconcilePlan,
-    token: string,
-    wallet: string,
-    chain: bigint,
-    deltas: bigint,
-    at: bigint,
-  ): void {
-    if (this.nonConserving.has(token) || plan.marks.has(token)) return;
-    const code = deltas < 0n ? 'negative_delta' : 'balance_mismatch';
-    plan.marks.set(token, {
-      reason: `${code}: balanceOf(${wallet}) = ${chain} at block ${at}, Transfer deltas give ${deltas}`,
-      block: at,
-    });
+    const values = await readBalanceMap(this.rpc, this.multicall3, pairs, at, plan.cost);
+    for (const p of pairs) {
+      const v = values.get(pairKey(pair20(p))) ?? null;
+      if (v !== null && v > 0n) plan.inserts20.push({ ...p, amount: v });
+    }
   }
 
   /** Inside the batch's transaction, after `writeBatch`. */
