@@ -159,7 +159,7 @@ describe('compiled contracts on anvil', () => {
     expect(depReceipt.logs[0]?.topics[0]).toBe(
       keccak256(encodePacked(['string'], ['Deposit(address,uint256)'])),
     );
-    await c.writeContract({
+    const withdraw = await c.writeContract({
       address: weth,
       abi,
       functionName: 'withdraw',
@@ -167,6 +167,8 @@ describe('compiled contracts on anvil', () => {
       account,
       chain: null,
     });
+    // anvil can answer the send before it seals the block: read after the receipt.
+    await c.waitForTransactionReceipt({ hash: withdraw });
     expect(
       await c.readContract({ address: weth, abi, functionName: 'balanceOf', args: [account] }),
     ).toBe(parseEther('1.5'));
