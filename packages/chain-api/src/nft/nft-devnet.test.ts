@@ -118,6 +118,9 @@ beforeAll(async () => {
     );
     return rows[0]?.n === '0';
   });
+  // The pass that drained the queue may still be running: wait until it has reported its stats.
+  const reported = early.passes.length;
+  await untilPass('pass reported', async () => early.passes.length > reported);
   await first.stop();
   worker = await startNftWorker({
     db: api.t.db,
