@@ -2,7 +2,7 @@ import type { Database, Queryable } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import { fetchTokenMetadata, type PoolState, type TokenMetadata } from '../derive/index.js';
-import { BaseError } from '../errors/index.js';
+import { BaseError, messageOf } from '../errors/index.js';
 import { anchorsOf, isQuoteToken, type PricingAnchors } from '../pricing/route/anchors.js';
 import { rollbackBootstrap } from '../reorg/rollback-bootstrap.js';
 import { backoffDelay, type RpcClient, sleep } from '../rpc/index.js';
@@ -124,7 +124,7 @@ export class PoolBootstrap {
     } catch (error) {
       if (this.signal.aborted) throw error;
       this.failures++;
-      this.lastError = errMsg(error);
+      this.lastError = messageOf(error);
       this.retryAt = Date.now() + backoffDelay(Math.min(this.failures, 6), 500);
       this.log.warn({ err: this.lastError, failures: this.failures }, 'pool bootstrap step failed');
       return [];
@@ -201,7 +201,7 @@ export class PoolBootstrap {
         } catch (error) {
           if (this.signal.aborted || gen !== this.generation) return;
           failures++;
-          this.lastError = errMsg(error);
+          this.lastError = messageOf(error);
           this.log.warn(
             { err: this.lastError, from: Number(from), to: Number(to) },
             'pool scan failed; retrying',
@@ -305,10 +305,6 @@ export class PoolBootstrap {
     if (!b) throw new BaseError(`block ${block} not found`, { code: 'BLOCK_NOT_FOUND' });
     return new Date(Number(BigInt(b.timestamp)) * 1000);
   }
-}
-
-function errMsg(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export { v3PoolHolders } from './bootstrap-chunk.js';
