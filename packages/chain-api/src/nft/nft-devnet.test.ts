@@ -149,7 +149,12 @@ describe('NFT metadata, sales and spam on the devnet', () => {
     // ...scored from a fetched sample document (the name alone scores 49), so it is spam at once.
     expect(early.atSpam).toBe(early.atFirstScore);
     expect(early.passes.every((p) => p.queued === 0)).toBe(true);
-    expect(early.passes.reduce((n, p) => n + p.discovered, 0)).toBeGreaterThanOrEqual(5);
+    // Failed passes report what they committed too (a pass can fail under load and be retried).
+    const errors = early.passes.flatMap((p) => (p.error ? [p.error] : []));
+    expect(
+      early.passes.reduce((n, p) => n + p.discovered, 0),
+      `failed passes: ${errors.join('; ')}`,
+    ).toBeGreaterThanOrEqual(5);
   });
 
   it('fills metadata for the http collection from the local server', async () => {

@@ -110,6 +110,27 @@ export interface NftPassStats {
   /** Collections whose name/symbol were read from the contract. */
   collections: number;
   scored: number;
+  /**
+   * Why the pass stopped early, when it did: the counts above are the work it committed before
+   * that (discovery and fetched metadata are saved as they go, so they are not lost with the pass).
+   */
+  error?: string;
+}
+
+function emptyStats(): NftPassStats {
+  return {
+    queued: 0,
+    fetched: 0,
+    unchanged: 0,
+    failed: 0,
+    skipped: 0,
+    deferred: 0,
+    requeued: 0,
+    discovered: 0,
+    touched: 0,
+    collections: 0,
+    scored: 0,
+  };
 }
 
 /** A running NFT worker. */
@@ -241,19 +262,19 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   }
 
   async function runPass(): Promise<NftPassStats> {
-    const stats: NftPassStats = {
-      queued: 0,
-      fetched: 0,
-      unchanged: 0,
-      failed: 0,
-      skipped: 0,
-      deferred: 0,
-      requeued: 0,
-      discovered: 0,
-      touched: 0,
-      collections: 0,
-      scored: 0,
-    };
+    const stats = emptyStats();
+    try {
+      await passSteps(stats);
+    } catch (error) {
+      // Report what the failed pass already committed before the caller retries it.
+      options.onPass?.({ ...stats, error: describeError(error) });
+      throw error;
+    }
+    options.onPass?.(stats);
+    return stats;
+  }
+
+  async function passSteps(stats: NftPassStats): Promise<void> {
     if (Date.now() - lastEnqueue >= enqueueIntervalMs) {
       stats.queued = await enqueueMissing(db);
       lastEnqueue = Date.now();
@@ -309,8 +330,6 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       maxAgeMs: options.spamRescoreMs ?? 600_000,
       chainIds: options.chains.map((c) => c.chainId),
     });
-    options.onPass?.(stats);
-    return stats;
   }
 
   // Passes never overlap: the loop and runOnce() queue behind each other.
