@@ -5,6 +5,7 @@ import { chainMigrations } from './chain-migrations.js';
 import { changeMigrations } from './changes/change-migrations.js';
 import { nftMigrations } from './nft/nft-migrations.js';
 import { pricingMigrations } from './pricing/pricing-migrations.js';
+import { subscriptionMigrations } from './subscriptions/subscription-migrations.js';
 import { walletsMigrations } from './wallets/wallets-migrations.js';
 
 /**
@@ -21,4 +22,6 @@ export const storeMigrations: readonly Migration[] = [
   ...walletsMigrations,
   // Last: replaces the change triggers the lists above create.
   ...changeMigrations,
+  // Webhook subscriptions, after the keys they belong to.
+  ...subscriptionMigrations,
 ];
