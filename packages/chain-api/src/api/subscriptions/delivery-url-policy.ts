@@ -21,7 +21,7 @@ export const MAX_URL_LENGTH = 2048;
 
 /**
  * The SSRF policy of webhook delivery URLs at create and update, the NFT metadata fetcher's
- * address policy (`classifyAddress`): http(s) only; an IP literal or a name resolving to a
+ * address policy (`classifyAddress`): http(s) only, no credentials; an IP literal or a name resolving to a
  * loopback, private, link-local (cloud metadata), CGNAT, unspecified, multicast, reserved,
  * unique-local or IPv4-mapped/embedded address is refused unless WEBHOOK_ALLOW_HOSTS names the
  * host. A name that does not resolve now is accepted: DNS changes, so the delivery worker checks
@@ -36,7 +36,7 @@ export function createDeliveryUrlPolicy(opts: DeliveryUrlPolicyOptions = {}): De
   const resolve: HostResolver = opts.resolve ?? ((host) => dnsLookup(host, { all: true }));
   const timeoutMs = opts.resolveTimeoutMs ?? 3_000;
   const refusal = (host: string, address: string, cls: string) =>
-    `host ${host}${address === host ? '' : ` resolves to ${address}, which`} is a${/^[aeiu]/.test(cls) ? 'n' : ''} ${cls} address; deliveries go to public addresses only (WEBHOOK_ALLOW_HOSTS lets a host through)`;
+    `host ${host}${address === host ? '' : ` resolves to ${address}, which`} is a${/^(?:[aeio]|un[^i])/.test(cls) ? 'n' : ''} ${cls} address; deliveries go to public addresses only (WEBHOOK_ALLOW_HOSTS lets a host through)`;
 
   return async (input) => {
     if (input.length > MAX_URL_LENGTH) return `longer than ${MAX_URL_LENGTH} characters`;
@@ -50,6 +50,8 @@ export function createDeliveryUrlPolicy(opts: DeliveryUrlPolicyOptions = {}): De
       return `scheme ${url.protocol.slice(0, -1)} is not allowed; use http or https`;
     }
     if (url.hostname === '') return 'no host';
+    // As for NFT metadata: a URL is shown back by GET, so it is no place for a password.
+    if (url.username !== '' || url.password !== '') return 'credentials in URLs are not allowed';
     if (allowHosts.has(url.host) || allowHosts.has(url.hostname)) return undefined;
     const bare = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(bare) !== 0) {
