@@ -66,7 +66,7 @@ export function stringField(
 ): string | null | undefined {
   const value = body[field];
   if (value === undefined || (value === null && opts.nullable)) return value;
-  if (typeof value !== 'string') return wrongType(field, value, 'a string') as never;
+  if (typeof value !== 'string') throw wrongType(field, value, 'a string');
   // PostgreSQL text cannot hold NUL; no field has a use for control characters.
   if (/[\u0000-\u001f\u007f]/.test(value)) throw invalidField(field, 'contains control characters');
   if (opts.maxLength !== undefined && value.length > opts.maxLength) {
@@ -95,7 +95,7 @@ export function choiceField<T extends string>(
 export function booleanField(body: Body, field: string): boolean | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') return wrongType(field, value, 'a boolean') as never;
+  if (typeof value !== 'boolean') throw wrongType(field, value, 'a boolean');
   return value;
 }
 
@@ -109,7 +109,7 @@ export function integerField(
   const value = body[field];
   if (value === undefined || value === null) return value;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    return wrongType(field, value, 'an integer') as never;
+    throw wrongType(field, value, 'an integer');
   }
   if (value < min || value > max) throw invalidField(field, `must be from ${min} to ${max}`);
   return value;
@@ -117,7 +117,7 @@ export function integerField(
 
 /** A lower-cased address. */
 export function parseAddress(value: unknown, field: string): string {
-  if (typeof value !== 'string') return wrongType(field, value, 'an address string') as never;
+  if (typeof value !== 'string') throw wrongType(field, value, 'an address string');
   if (!ADDRESS.test(value)) {
     throw invalidField(field, `${shown(value)} is not an address (0x followed by 40 hex digits)`);
   }
@@ -142,7 +142,7 @@ export function addressListField(
 ): string[] | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) return wrongType(field, value, 'an array of addresses') as never;
+  if (!Array.isArray(value)) throw wrongType(field, value, 'an array of addresses');
   const seen = new Set<string>();
   value.forEach((item, i) => seen.add(parseAddress(item, `${field}[${i}]`)));
   if (seen.size > maxItems) {
@@ -155,10 +155,10 @@ export function addressListField(
 export function integerListField(body: Body, field: string): number[] | null | undefined {
   const value = body[field];
   if (value === undefined || value === null) return value;
-  if (!Array.isArray(value)) return wrongType(field, value, 'an array of integers') as never;
+  if (!Array.isArray(value)) throw wrongType(field, value, 'an array of integers');
   return value.map((item, i) => {
     if (typeof item !== 'number' || !Number.isSafeInteger(item)) {
-      return wrongType(`${field}[${i}]`, item, 'an integer') as never;
+      throw wrongType(`${field}[${i}]`, item, 'an integer');
     }
     return item;
   });

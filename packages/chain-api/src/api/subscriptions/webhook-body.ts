@@ -43,14 +43,15 @@ export interface CreateWebhookInput extends WebhookFilters {
   addresses: string[];
 }
 
-function nameField(body: Body): string | undefined {
-  const name = stringField(body, 'name', { maxLength: MAX_NAME_LENGTH });
+/** `name`; with `nullable` (PATCH) a null one is no change. */
+function nameField(body: Body, nullable = false): string | undefined {
+  const name = stringField(body, 'name', { maxLength: MAX_NAME_LENGTH, nullable });
   if (typeof name === 'string' && name.trim() === '') throw invalidField('name', 'empty');
   return name ?? undefined;
 }
 
-function urlField(body: Body): string | undefined {
-  const url = stringField(body, 'url');
+function urlField(body: Body, nullable = false): string | undefined {
+  const url = stringField(body, 'url', { nullable });
   if (typeof url === 'string' && /\s/.test(url)) throw invalidField('url', 'contains whitespace');
   return url ?? undefined;
 }
@@ -158,9 +159,9 @@ export function parseUpdateWebhook(
     throw invalidField('type', `a webhook's type cannot change (this one is ${type})`);
   }
   const changes: WebhookChanges = {};
-  const name = nameField(body);
+  const name = nameField(body, true);
   if (name !== undefined) changes.name = name;
-  const url = urlField(body);
+  const url = urlField(body, true);
   if (url !== undefined) changes.url = url;
   const active = booleanField(body, 'active');
   if (active !== undefined) changes.active = active;

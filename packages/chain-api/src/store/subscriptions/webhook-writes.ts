@@ -137,9 +137,9 @@ export async function rotateWebhookSecret(
 ): Promise<{ row: WebhookRow; previousSecretExpiresAt: string | null } | undefined> {
   const { rows } = await db.query<Record<string, unknown> & { previous_expires: string | null }>(
     `update webhooks set
-       previous_secret = case when $4::bigint > 0 then secret end,
-       previous_secret_expires_at = case when $4::bigint > 0
-         then now() + $4::bigint * interval '1 millisecond' end,
+       previous_secret = case when $4::float8 > 0 then secret end,
+       previous_secret_expires_at = case when $4::float8 > 0
+         then now() + $4::float8 * interval '1 millisecond' end,
        secret = $3,
        updated_at = now()
      where id = $1::uuid and key_id = $2
