@@ -43,7 +43,9 @@ function allowHostEntry(raw: string): string | undefined {
 }
 
 function validPort(port: string | undefined): boolean {
-  return port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535);
+  return (
+    port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)
+  );
 }
 
 /**

@@ -34,7 +34,10 @@ describe.each(['postgres', 'pglite'] as const)('webhook addresses on %s', (kind)
     return res.json.id as string;
   }
 
-  async function allAddresses(id: string, limit: number): Promise<{ list: string[]; pages: number }> {
+  async function allAddresses(
+    id: string,
+    limit: number,
+  ): Promise<{ list: string[]; pages: number }> {
     const list: string[] = [];
     let offset: string | undefined;
     let pages = 0;
@@ -139,9 +142,9 @@ describe.each(['postgres', 'pglite'] as const)('webhook addresses on %s', (kind)
     expect((await a.send('PATCH', `${BASE}/${id}/addresses`, { add_addresses: [w] })).status).toBe(
       200,
     );
-    expect((await a.send('PATCH', `${BASE}/${id}/addresses`, { remove_addresses: [y] })).status).toBe(
-      200,
-    );
+    expect(
+      (await a.send('PATCH', `${BASE}/${id}/addresses`, { remove_addresses: [y] })).status,
+    ).toBe(200);
     expect((await allAddresses(id, 100)).list).toEqual([w, z].sort());
     expect((await a.send('PATCH', `${BASE}/${id}/addresses`, {})).status).toBe(200);
   });
@@ -150,7 +153,8 @@ describe.each(['postgres', 'pglite'] as const)('webhook addresses on %s', (kind)
     const shared = addresses(1, 9)[0] as string;
     const b = webhookClient(api, await otherKey(api));
     const ids: string[] = [];
-    for (let i = 0; i < 24; i++) ids.push(await create([shared, ...addresses(2, 10 + i)], i % 2 ? b : a));
+    for (let i = 0; i < 24; i++)
+      ids.push(await create([shared, ...addresses(2, 10 + i)], i % 2 ? b : a));
     const { rows } = await api.t.db.query<{ n: number }>(
       'select count(*)::int as n from webhook_addresses where address = $1',
       [shared],

@@ -19,7 +19,12 @@ export interface Answer {
 /** A client of the Subscriptions API with one API key, as the peer's guides call it. */
 export interface WebhookClient {
   key: string;
-  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Answer>;
   /** Sends `raw` as the body, unchanged. */
   sendRaw(method: string, path: string, raw: string, contentType?: string): Promise<Answer>;
 }
@@ -76,7 +81,8 @@ export function testResolver(table: Record<string, string[] | null> = {}): HostR
   return async (host): Promise<LookupAddress[]> => {
     if (host === 'localhost') return lookup(host, { all: true });
     const found = table[host];
-    if (found === null) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    if (found === null)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     if (found) return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
     return [{ address: '93.184.216.34', family: 4 }];
   };

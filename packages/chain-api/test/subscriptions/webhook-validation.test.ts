@@ -49,32 +49,86 @@ describe('create body validation', () => {
   });
 
   it.each([
-    [{ name: 5 }, 'Failed to deserialize the JSON body into the target type: `name`: invalid type: an integer, expected a string'],
+    [
+      { name: 5 },
+      'Failed to deserialize the JSON body into the target type: `name`: invalid type: an integer, expected a string',
+    ],
     [{ name: '  ' }, 'Invalid `name`: empty'],
     [{ name: 'a\u0000b' }, 'Invalid `name`: contains control characters'],
     [{ name: 'x'.repeat(257) }, 'Invalid `name`: longer than 256 characters'],
     [{ url: 'not a url' }, 'Invalid `url`: contains whitespace'],
     [{ url: 'example.com/hook' }, 'Invalid `url`: not an absolute URL'],
-    [{ url: 'ftp://example.com/hook' }, 'Invalid `url`: scheme ftp is not allowed; use http or https'],
-    [{ url: 'javascript:alert(1)' }, 'Invalid `url`: scheme javascript is not allowed; use http or https'],
-    [{ url: 'https://user:pw@example.com/hook' }, 'Invalid `url`: credentials in URLs are not allowed'],
-    [{ url: `https://example.com/${'a'.repeat(2048)}` }, 'Invalid `url`: longer than 2048 characters'],
-    [{ type: 'swaps' }, 'Failed to deserialize the JSON body into the target type: `type`: unknown variant `swaps`, expected one of `transactions`, `activities`, `balances`'],
-    [{ addresses: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' }, 'Failed to deserialize the JSON body into the target type: `addresses`: invalid type: a string, expected an array of addresses'],
+    [
+      { url: 'ftp://example.com/hook' },
+      'Invalid `url`: scheme ftp is not allowed; use http or https',
+    ],
+    [
+      { url: 'javascript:alert(1)' },
+      'Invalid `url`: scheme javascript is not allowed; use http or https',
+    ],
+    [
+      { url: 'https://user:pw@example.com/hook' },
+      'Invalid `url`: credentials in URLs are not allowed',
+    ],
+    [
+      { url: `https://example.com/${'a'.repeat(2048)}` },
+      'Invalid `url`: longer than 2048 characters',
+    ],
+    [
+      { type: 'swaps' },
+      'Failed to deserialize the JSON body into the target type: `type`: unknown variant `swaps`, expected one of `transactions`, `activities`, `balances`',
+    ],
+    [
+      { addresses: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' },
+      'Failed to deserialize the JSON body into the target type: `addresses`: invalid type: a string, expected an array of addresses',
+    ],
     [{ addresses: null }, 'Invalid `addresses`: expected an array, got null'],
-    [{ addresses: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '0x12'] }, 'Invalid `addresses[1]`: "0x12" is not an address (0x followed by 40 hex digits)'],
-    [{ addresses: [42] }, 'Failed to deserialize the JSON body into the target type: `addresses[0]`: invalid type: an integer, expected an address string'],
-    [{ token_address: 'usdc' }, 'Invalid `token_address`: "usdc" is not an address (0x followed by 40 hex digits)'],
-    [{ asset_type: 'erc777' }, 'Failed to deserialize the JSON body into the target type: `asset_type`: unknown variant `erc777`, expected one of `native`, `erc20`, `erc721`, `erc1155`'],
-    [{ chain_ids: [1, 999_999] }, 'Invalid `chain_ids[1]`: chain 999999 is not supported (see /v1/evm/supported-chains)'],
-    [{ chain_ids: ['1'] }, 'Failed to deserialize the JSON body into the target type: `chain_ids[0]`: invalid type: a string, expected an integer'],
-    [{ chain_ids: [1.5] }, 'Failed to deserialize the JSON body into the target type: `chain_ids[0]`: invalid type: a number, expected an integer'],
-    [{ chain_ids: [] }, 'Invalid `chain_ids`: empty; omit it or pass null for every supported chain'],
-    [{ chain_ids: 1 }, 'Failed to deserialize the JSON body into the target type: `chain_ids`: invalid type: an integer, expected an array of integers'],
+    [
+      { addresses: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '0x12'] },
+      'Invalid `addresses[1]`: "0x12" is not an address (0x followed by 40 hex digits)',
+    ],
+    [
+      { addresses: [42] },
+      'Failed to deserialize the JSON body into the target type: `addresses[0]`: invalid type: an integer, expected an address string',
+    ],
+    [
+      { token_address: 'usdc' },
+      'Invalid `token_address`: "usdc" is not an address (0x followed by 40 hex digits)',
+    ],
+    [
+      { asset_type: 'erc777' },
+      'Failed to deserialize the JSON body into the target type: `asset_type`: unknown variant `erc777`, expected one of `native`, `erc20`, `erc721`, `erc1155`',
+    ],
+    [
+      { chain_ids: [1, 999_999] },
+      'Invalid `chain_ids[1]`: chain 999999 is not supported (see /v1/evm/supported-chains)',
+    ],
+    [
+      { chain_ids: ['1'] },
+      'Failed to deserialize the JSON body into the target type: `chain_ids[0]`: invalid type: a string, expected an integer',
+    ],
+    [
+      { chain_ids: [1.5] },
+      'Failed to deserialize the JSON body into the target type: `chain_ids[0]`: invalid type: a number, expected an integer',
+    ],
+    [
+      { chain_ids: [] },
+      'Invalid `chain_ids`: empty; omit it or pass null for every supported chain',
+    ],
+    [
+      { chain_ids: 1 },
+      'Failed to deserialize the JSON body into the target type: `chain_ids`: invalid type: an integer, expected an array of integers',
+    ],
     [{ confirmations: -1 }, 'Invalid `confirmations`: must be from 0 to 1000'],
     [{ confirmations: 1001 }, 'Invalid `confirmations`: must be from 0 to 1000'],
-    [{ confirmations: '3' }, 'Failed to deserialize the JSON body into the target type: `confirmations`: invalid type: a string, expected an integer'],
-    [{ active: 'yes' }, 'Failed to deserialize the JSON body into the target type: `active`: invalid type: a string, expected a boolean'],
+    [
+      { confirmations: '3' },
+      'Failed to deserialize the JSON body into the target type: `confirmations`: invalid type: a string, expected an integer',
+    ],
+    [
+      { active: 'yes' },
+      'Failed to deserialize the JSON body into the target type: `active`: invalid type: a string, expected a boolean',
+    ],
   ])('refuses %j', async (override, message) => {
     expect(await expect422(a.send('POST', BASE, createBody(override)))).toBe(message);
   });
@@ -156,9 +210,9 @@ describe('update and address body validation', () => {
   it('refuses bad address changes, naming the field', async () => {
     const path = `${BASE}/${id}/addresses`;
     const x = '0x3f60008dfd0efc03f476d9b489d6c5b13b3ebf2c';
-    expect(await expect422(a.send('PATCH', path, { add_addresses: [x], remove_addresses: [x] }))).toBe(
-      `Invalid \`add_addresses\`: ${x} is also in remove_addresses`,
-    );
+    expect(
+      await expect422(a.send('PATCH', path, { add_addresses: [x], remove_addresses: [x] })),
+    ).toBe(`Invalid \`add_addresses\`: ${x} is also in remove_addresses`);
     expect(await expect422(a.send('PATCH', path, { add_addresses: x }))).toContain(
       '`add_addresses`: invalid type: a string',
     );
@@ -187,9 +241,18 @@ describe('delivery URL policy', () => {
     ['http://2130706433/', 'host 127.0.0.1 is a loopback address'],
     ['http://192.168.1.10/', 'host 192.168.1.10 is a private address'],
     ['http://[fd00::1]/', 'host [fd00::1] is a unique-local address'],
-    ['http://internal.test/hook', 'host internal.test resolves to 10.1.2.3, which is a private address'],
-    ['http://rebind.test/hook', 'host rebind.test resolves to 127.0.0.1, which is a loopback address'],
-    ['http://v6-local.test/hook', 'host v6-local.test resolves to fd00::5, which is a unique-local address'],
+    [
+      'http://internal.test/hook',
+      'host internal.test resolves to 10.1.2.3, which is a private address',
+    ],
+    [
+      'http://rebind.test/hook',
+      'host rebind.test resolves to 127.0.0.1, which is a loopback address',
+    ],
+    [
+      'http://v6-local.test/hook',
+      'host v6-local.test resolves to fd00::5, which is a unique-local address',
+    ],
   ])('refuses %s at create and at update', async (url, reason) => {
     const message = `Invalid \`url\`: ${reason}; deliveries go to public addresses only (WEBHOOK_ALLOW_HOSTS lets a host through)`;
     expect(await expect422(a.send('POST', BASE, createBody({ url })))).toBe(message);
@@ -200,12 +263,20 @@ describe('delivery URL policy', () => {
   });
 
   it('refuses a name the system resolves to loopback (localhost)', async () => {
-    const text = await expect422(a.send('POST', BASE, createBody({ url: 'http://localhost:3000/hook' })));
-    expect(text).toMatch(/^Invalid `url`: host localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+    const text = await expect422(
+      a.send('POST', BASE, createBody({ url: 'http://localhost:3000/hook' })),
+    );
+    expect(text).toMatch(
+      /^Invalid `url`: host localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/,
+    );
   });
 
   it('accepts public hosts, and names that do not resolve now (checked again at delivery)', async () => {
-    for (const url of ['https://example.com/hook', 'http://93.184.216.34:8080/x', 'https://nowhere.test/x']) {
+    for (const url of [
+      'https://example.com/hook',
+      'http://93.184.216.34:8080/x',
+      'https://nowhere.test/x',
+    ]) {
       const res = await a.send('POST', BASE, createBody({ url }));
       expect(res.status, `${url}: ${res.text}`).toBe(200);
     }

@@ -37,7 +37,7 @@ describe.each(['postgres', 'pglite'] as const)('webhooks on %s', (kind) => {
   async function create(client: WebhookClient, overrides: Record<string, unknown> = {}) {
     const res = await client.send('POST', BASE, createBody(overrides));
     expect(res.status, res.text).toBe(200);
-    return res.json as Record<string, unknown> & { id: string; secret: string };
+    return res.json as Record<string, unknown> & { id: string; secret: string; created_at: string };
   }
 
   it('creates a webhook from the guide body; the secret is shown once', async () => {

@@ -1,5 +1,5 @@
-import type { WebhookChanges } from '../../store/subscriptions/webhook-writes.js';
 import type { WebhookFilters, WebhookType } from '../../store/subscriptions/webhook-row.js';
+import type { WebhookChanges } from '../../store/subscriptions/webhook-writes.js';
 import { ApiError } from '../errors.js';
 import {
   addressField,
@@ -23,7 +23,15 @@ export const MAX_NAME_LENGTH = 256;
 
 export const WEBHOOK_TYPES = ['transactions', 'activities', 'balances'] as const;
 export const TRANSACTION_TYPES = ['sender', 'receiver'] as const;
-export const ACTIVITY_TYPES = ['approve', 'mint', 'burn', 'receive', 'send', 'swap', 'call'] as const;
+export const ACTIVITY_TYPES = [
+  'approve',
+  'mint',
+  'burn',
+  'receive',
+  'send',
+  'swap',
+  'call',
+] as const;
 export const ASSET_TYPES = ['native', 'erc20', 'erc721', 'erc1155'] as const;
 
 /** Filters only one type may carry (the others apply to every type). */
@@ -57,10 +65,7 @@ function urlField(body: Body, nullable = false): string | undefined {
 }
 
 /** `chain_ids`: distinct ids in ascending order, each a supported chain; null: every chain. */
-function chainIdsField(
-  body: Body,
-  supported: ReadonlySet<number>,
-): number[] | null | undefined {
+function chainIdsField(body: Body, supported: ReadonlySet<number>): number[] | null | undefined {
   const ids = integerListField(body, 'chain_ids');
   if (ids === undefined || ids === null) return ids;
   if (ids.length === 0) {
