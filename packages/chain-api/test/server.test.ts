@@ -99,6 +99,10 @@ describe('public endpoints', () => {
     };
     expect(doc.openapi).toBe('3.0.3');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/beta/evm/subscriptions/webhooks',
+      '/beta/evm/subscriptions/webhooks/{webhookId}',
+      '/beta/evm/subscriptions/webhooks/{webhookId}/addresses',
+      '/beta/evm/subscriptions/webhooks/{webhookId}/secret/rotate',
       '/health',
       '/v1/evm/activity/{address}',
       '/v1/evm/balances/{address}',

@@ -27,6 +27,7 @@ declare module 'fastify' {
 /** Status and default text of each API code (the codes belong to the one catalogue in errors/). */
 export const errorCatalogue = {
   INVALID_PARAMETER: { status: 400, text: 'Invalid request parameter' },
+  INVALID_BODY: { status: 422, text: 'Invalid request body' },
   UNAUTHORIZED: { status: 401, text: 'invalid API Key' },
   NOT_FOUND: { status: 404, text: 'Not found' },
   RATE_LIMITED: { status: 429, text: 'Too many requests' },

@@ -34,6 +34,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
         { name: 'balances' },
         { name: 'collectibles' },
         { name: 'supported-chains' },
+        {
+          name: 'subscriptions',
+          description:
+            'Webhook subscriptions (`/beta/evm/subscriptions/...`): the peer’s management operations plus secret rotation. Free of compute units.',
+        },
         { name: 'health' },
       ],
     },

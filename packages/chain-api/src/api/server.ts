@@ -10,6 +10,7 @@ import { ConfigError } from '../errors/index.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { createNodeClientRegistry, type NodeClientRegistry } from '../rpc/node-client-registry.js';
+import type { TransactionalDb } from '../store/subscriptions/webhook-row.js';
 import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
@@ -55,11 +56,18 @@ import { tokenInfoRoute } from './routes/token-info.js';
 import { tokenSearchRoute } from './routes/token-search.js';
 import { transactionsRoute } from './routes/transactions.js';
 import { walletsTrackRoute } from './routes/wallets-track.js';
+import {
+  registerSubscriptions,
+  type SubscriptionServerOptions,
+} from './subscriptions/register-subscriptions.js';
 
 export interface ApiServerOptions {
   /** Where reads go: the store, or a `ReadRouter` over standbys and the primary. */
   db: ReadDb & Pick<Database, 'ping'>;
-  /** Where the API's own small writes go (cached probe answers); default `db`. The primary. */
+  /**
+   * Where the API's own writes go (cached probe answers, webhook subscriptions, which it also
+   * reads there); default `db`. The primary: it must run transactions.
+   */
   writeDb?: Queryable;
   /**
    * Store change announcements for the response cache. Absent: LISTEN on `db` (which must then
@@ -117,6 +125,12 @@ export interface ApiServerOptions {
   rpc?: ReadonlyMap<number, RpcClient>;
   /** The browser console and wallet explorer (at `/` for browsers) and the image proxy. */
   console?: ConsoleServerOptions;
+  /** Webhook subscriptions (/beta/evm/subscriptions): delivery hosts exempt from the SSRF refusal. */
+  webhooks?: SubscriptionServerOptions;
+}
+
+function isTransactional(db: Queryable): db is TransactionalDb {
+  return typeof (db as Partial<TransactionalDb>).transaction === 'function';
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -262,6 +276,23 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     chains: opts.chains,
     statusSource: opts.statusSource,
     rpc: ctx.rpc,
+  });
+  const primary = opts.writeDb ?? opts.db;
+  if (!isTransactional(primary)) {
+    throw new ConfigError(
+      'writeDb',
+      'the API needs the primary database (writeDb) with transactions for webhook subscriptions',
+    );
+  }
+  await registerSubscriptions(app, {
+    db: primary,
+    verifier,
+    cursors: ctx.cursors,
+    supportedChains: new Set([
+      ...opts.chains.map((c) => c.chainId),
+      ...(opts.wellKnownChains ?? []).map((c) => c.chainId),
+    ]),
+    options: opts.webhooks,
   });
   await app.register(
     async (v1) => {

@@ -130,6 +130,7 @@ export async function serveCommand(
     const app = await createApiServer({
       db: reads.db,
       writeDb: apiDb,
+      webhooks: { allowHosts: config.webhooks.allowHosts },
       changeFeed: reads.feed,
       readFence: reads.fence,
       readServers: reads.router ? () => readServersHealth(reads.router!) : undefined,

@@ -1,6 +1,7 @@
 import type { NftEnvOptions } from './nft-config.js';
 import type { PricingThresholds } from './pricing-config.js';
 import type { WalletsOptions } from './wallets-config.js';
+import type { WebhooksConfig } from './webhooks-config.js';
 
 /**
  * Everything chain-api reads from the environment, parsed once by `loadConfig` and passed down.
@@ -52,6 +53,8 @@ export interface AppConfig {
   nft: NftEnvOptions;
   /** Pricing liquidity thresholds (PRICING_MIN_LIQUIDITY_USD, LOW_LIQUIDITY_USD). */
   pricing: PricingThresholds;
+  /** Webhook subscriptions (WEBHOOK_ALLOW_HOSTS, WEBHOOK_RETRY_SCHEDULE_MS). */
+  webhooks: WebhooksConfig;
   /** `CI=true`: backfill progress as log lines even on a terminal. */
   ci: boolean;
   /** The local devnet: ANVIL_PATH and PATH (where anvil is looked for), SLUICE_CONTRACTS_CACHE. */

@@ -15,3 +15,8 @@ export {
   type WalletsOptions,
   walletsOptionsFromEnv,
 } from './wallets-config.js';
+export {
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+  type WebhooksConfig,
+  webhooksConfigFromEnv,
+} from './webhooks-config.js';

@@ -4,6 +4,7 @@ import { boolean, type Env, integer, list, oneOf, text, url } from './env-reader
 import { nftConfigFromEnv } from './nft-config.js';
 import { pricingThresholdsFromEnv } from './pricing-config.js';
 import { walletsOptionsFromEnv } from './wallets-config.js';
+import { webhooksConfigFromEnv } from './webhooks-config.js';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -92,6 +93,7 @@ export function loadConfig(env: Env): AppConfig {
     wallets: walletsOptionsFromEnv(env),
     nft: nftConfigFromEnv(env),
     pricing: pricingThresholdsFromEnv(env),
+    webhooks: webhooksConfigFromEnv(env),
     ci: env.CI === 'true',
     devnet: {
       anvilPath: env.ANVIL_PATH || undefined,

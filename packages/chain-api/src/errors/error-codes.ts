@@ -70,6 +70,7 @@ export const errorCodes = {
 
   // HTTP API (the body of `detail` endpoints shows these codes, so they keep the peer's names)
   INVALID_PARAMETER: { retryable: false, summary: 'Invalid request parameter' },
+  INVALID_BODY: { retryable: false, summary: 'A request body that cannot be used (a field named)' },
   UNAUTHORIZED: { retryable: false, summary: 'Missing or unknown API key' },
   NOT_FOUND: { retryable: false, summary: 'No such resource' },
   RATE_LIMITED: { retryable: true, summary: 'Too many requests' },
