@@ -94,12 +94,19 @@ function filterFields(body: Body, supported: ReadonlySet<number>) {
   };
 }
 
-/** 422 when `body` sets a filter that `type` cannot have (the peer's wording). */
-function checkTypeFilters(body: Body, type: WebhookType): void {
+/**
+ * Refuses a filter that `type` cannot have (the peer's wording): 422 at creation, 400 on update,
+ * as the peer's OpenAPI documents each.
+ */
+function checkTypeFilters(
+  body: Body,
+  type: WebhookType,
+  code: 'INVALID_BODY' | 'INVALID_PARAMETER',
+): void {
   for (const [field, only] of Object.entries(TYPE_ONLY)) {
     const value = body[field];
     if (value !== undefined && value !== null && type !== only) {
-      throw new ApiError('INVALID_BODY', `Webhook type ${type} cannot have ${field}`);
+      throw new ApiError(code, `Webhook type ${type} cannot have ${field}`);
     }
   }
 }
@@ -123,7 +130,7 @@ export function parseCreateWebhook(
   const addresses = addressListField(body, 'addresses', MAX_WEBHOOK_ADDRESSES);
   if (addresses === undefined) throw invalidField('addresses', 'expected an array, got null');
   const filters = filterFields(body, supportedChains);
-  checkTypeFilters(body, type);
+  checkTypeFilters(body, type, 'INVALID_BODY');
   return {
     name,
     url,
@@ -173,7 +180,7 @@ export function parseUpdateWebhook(
   const confirmations = integerField(body, 'confirmations', 0, MAX_CONFIRMATIONS);
   if (confirmations !== undefined) changes.confirmations = confirmations ?? 0;
   const filters = filterFields(body, supportedChains);
-  checkTypeFilters(body, type);
+  checkTypeFilters(body, type, 'INVALID_PARAMETER');
   for (const [field, value] of Object.entries(filters)) {
     if (value !== undefined) (changes as Record<string, unknown>)[field] = value;
   }
