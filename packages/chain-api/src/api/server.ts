@@ -54,7 +54,9 @@ import { tokenHoldersRoute } from './routes/token-holders.js';
 import { tokenInfoRoute } from './routes/token-info.js';
 import { tokenSearchRoute } from './routes/token-search.js';
 import { transactionsRoute } from './routes/transactions.js';
+import type { Dispatcher } from '../subscriptions/dispatcher.js';
 import { walletsTrackRoute } from './routes/wallets-track.js';
+import { webhookDeliveriesRoute } from './routes/webhook-deliveries.js';
 
 export interface ApiServerOptions {
   /** Where reads go: the store, or a `ReadRouter` over standbys and the primary. */
@@ -68,6 +70,8 @@ export interface ApiServerOptions {
   changeFeed?: ChangeFeed;
   /** The read path's state for /health (with a `ReadRouter`). */
   readServers?: () => ReadServersHealth;
+  /** The webhook dispatcher of this process, for /health (absent: outbox counts only). */
+  webhookDispatcher?: Pick<Dispatcher, 'counters'>;
   /**
    * Runs before each keyed request's handler (see `useReadFence`): answers never older than
    * what another API process already served. Absent: no fence (one API process).
@@ -238,7 +242,12 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   await registerRateLimit(app, opts.rateLimit);
 
   await app.register(
-    healthRoute({ ...ctx, ping: () => opts.db.ping(), readServers: opts.readServers }),
+    healthRoute({
+      ...ctx,
+      ping: () => opts.db.ping(),
+      readServers: opts.readServers,
+      webhooks: opts.webhookDispatcher,
+    }),
   );
   const consolePage = consolePageOptions(opts.console);
   await app.register(
@@ -287,6 +296,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       });
     },
     { prefix: '/v1/evm' },
+  );
+  await app.register(
+    async (beta) => {
+      beta.addHook('onRequest', requireApiKey(verifier));
+      await beta.register(webhookDeliveriesRoute(ctx));
+    },
+    { prefix: '/beta/evm' },
   );
   // Last, so a failure above cannot leave the LISTEN connection open; handlers read
   // ctx.caching per request.

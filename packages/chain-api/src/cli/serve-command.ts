@@ -18,6 +18,7 @@ import { openApiPool, openStore } from './open-store.js';
 import { pricingLookups } from './pricing-lookups.js';
 import { openRedis } from './redis-client.js';
 import { resolveChains } from './resolve-chains.js';
+import { startDispatcher } from '../subscriptions/dispatcher.js';
 
 type RedisClient = ReturnType<typeof openRedis>;
 
@@ -83,6 +84,9 @@ export async function serveCommand(
     // Keys are created and seeded on the primary (where the CLI creates them too).
     const keyStore = createKeyStore(apiDb);
     if (config.apiKeys.length > 0) await keyStore.seed(config.apiKeys);
+    // Every serve/index process sends webhook deliveries; their claims never overlap.
+    const dispatcher = startDispatcher({ db, log: log.child({ worker: 'webhooks' }), config: config.webhooks });
+    cleanups.push(() => dispatcher.stop());
 
     let redis: RedisClient | undefined;
     if (config.redisUrl) {
@@ -133,6 +137,7 @@ export async function serveCommand(
       changeFeed: reads.feed,
       readFence: reads.fence,
       readServers: reads.router ? () => readServersHealth(reads.router!) : undefined,
+      webhookDispatcher: dispatcher,
       chains,
       nodes,
       wellKnownChains: knownChains,

@@ -1,4 +1,5 @@
 import type { NftEnvOptions } from './nft-config.js';
+import type { WebhookDeliveryConfig } from './webhook-config.js';
 import type { PricingThresholds } from './pricing-config.js';
 import type { WalletsOptions } from './wallets-config.js';
 
@@ -50,6 +51,8 @@ export interface AppConfig {
   wallets: WalletsOptions;
   /** NFT metadata and spam worker (NFT_*). */
   nft: NftEnvOptions;
+  /** Webhook deliveries (WEBHOOK_*). */
+  webhooks: WebhookDeliveryConfig;
   /** Pricing liquidity thresholds (PRICING_MIN_LIQUIDITY_USD, LOW_LIQUIDITY_USD). */
   pricing: PricingThresholds;
   /** `CI=true`: backfill progress as log lines even on a terminal. */

@@ -15,3 +15,8 @@ export {
   type WalletsOptions,
   walletsOptionsFromEnv,
 } from './wallets-config.js';
+export {
+  DEFAULT_RETRY_SCHEDULE_MS,
+  type WebhookDeliveryConfig,
+  webhookConfigFromEnv,
+} from './webhook-config.js';

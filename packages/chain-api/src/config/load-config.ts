@@ -2,6 +2,7 @@ import { ConfigError } from '../errors/index.js';
 import type { AppConfig } from './app-config.js';
 import { boolean, type Env, integer, list, oneOf, text, url } from './env-readers.js';
 import { nftConfigFromEnv } from './nft-config.js';
+import { webhookConfigFromEnv } from './webhook-config.js';
 import { pricingThresholdsFromEnv } from './pricing-config.js';
 import { walletsOptionsFromEnv } from './wallets-config.js';
 
@@ -91,6 +92,7 @@ export function loadConfig(env: Env): AppConfig {
     chainEnv: chainEnv(env),
     wallets: walletsOptionsFromEnv(env),
     nft: nftConfigFromEnv(env),
+    webhooks: webhookConfigFromEnv(env),
     pricing: pricingThresholdsFromEnv(env),
     ci: env.CI === 'true',
     devnet: {

@@ -3,6 +3,7 @@ import type { ChainConfig } from '../chains/index.js';
 import { applyPoolEvents, type PoolChanges, type PoolState } from '../derive/index.js';
 import { applyAbsolutes, type ReconcilePlan, type Reconciler } from '../reconcile/index.js';
 import { type StoreLogs, withCopyTransaction, writeBatch } from '../store/index.js';
+import { queueWebhookDeliveries, watchBatch } from '../store/subscriptions/queue-deliveries.js';
 import type { Checkpoint } from './indexer-types.js';
 import type { LeaderLock } from './leader-lock.js';
 import type { Prepared } from './prepare-batch.js';
@@ -10,7 +11,10 @@ import type { Prepared } from './prepare-batch.js';
 /** The indexer's parts a batch is written with. */
 export interface CommitDeps {
   db: Database;
-  chain: Pick<ChainConfig, 'chainId' | 'finalityDepth'>;
+  chain: Pick<
+    ChainConfig,
+    'chainId' | 'finalityDepth' | 'name' | 'nativeSymbol' | 'nativeName' | 'nativeDecimals'
+  >;
   lock: LeaderLock;
   reconciler: Reconciler;
   maxBatchSize: number;
@@ -51,6 +55,8 @@ export async function commitBatch(
   await withCopyTransaction(deps.db, async (tx) => {
     // Fence: a leader whose lock session died must not write another batch.
     await deps.lock.assertHeld(tx);
+    // Webhooks see the batch in the transaction that writes it: queued only if it commits.
+    const watch = await watchBatch(tx, deps.chain.chainId, batch);
     await writeBatch(tx, {
       chainId: deps.chain.chainId,
       batch,
@@ -65,6 +71,12 @@ export async function commitBatch(
       storeLogs: deps.storeLogs,
     });
     await deps.reconciler.apply(tx, plan, batch, batch.toBlock > finalized);
+    if (watch) {
+      await queueWebhookDeliveries(tx, deps.chain, batch, watch, {
+        newTokens: prepared.newTokens,
+        storeLogs: deps.storeLogs,
+      });
+    }
   });
   return {
     plan,

@@ -1,6 +1,6 @@
 import type { ChainConfig } from '../chains/chain-config.js';
 import { blockTimeIso, setIfPresent, usdValue } from './format.js';
-import type { ActivityRow, TokenRef } from './queries/activity-query.js';
+import type { ActivityRow, TokenRef } from './activity-row.js';
 
 /** The USD price shown with an activity row and the pool size behind it. */
 export interface ActivityPrice {
@@ -28,7 +28,7 @@ function stringValue(value: unknown): string {
  */
 export function shapeActivityItem(
   row: ActivityRow,
-  chain: ChainConfig,
+  chain: Pick<ChainConfig, 'nativeSymbol' | 'nativeName' | 'nativeDecimals'>,
   price: ActivityPrice | undefined,
   logoOf?: (token: string) => string | undefined,
 ): Record<string, unknown> {
