@@ -63,7 +63,10 @@ const { record } = await createKeyStore(t.db).create({ name: 'bench' });
 // Each webhook watches one or two of the active wallets plus random addresses nobody touches.
 for (let i = 0; i < webhookCount; i++) {
   const active = [w.wallets[i % w.wallets.length]!, w.wallets[(i * 7 + 3) % w.wallets.length]!];
-  const idle = Array.from({ length: Math.max(0, addressCount - 2) }, () => `0x${randomBytes(20).toString('hex')}`);
+  const idle = Array.from(
+    { length: Math.max(0, addressCount - 2) },
+    () => `0x${randomBytes(20).toString('hex')}`,
+  );
   await insertWebhook(t.db, {
     keyId: record.id,
     url,
@@ -73,14 +76,28 @@ for (let i = 0; i < webhookCount; i++) {
 }
 
 const chain = workloadChain(anvil.rpcUrl, w, { finalityDepth: 64 });
-const indexers = await startIndexers({ db: t.db, chains: [chain], log, pollIntervalMs: 25, batchSize: 1 });
+const indexers = await startIndexers({
+  db: t.db,
+  chains: [chain],
+  log,
+  pollIntervalMs: 25,
+  batchSize: 1,
+});
 while (!indexers.status()[0]?.ready) await new Promise((r) => setTimeout(r, 50));
-const { rows: startRows } = await t.db.query<{ n: string }>('select coalesce(max(seq), 0) as n from webhook_deliveries');
+const { rows: startRows } = await t.db.query<{ n: string }>(
+  'select coalesce(max(seq), 0) as n from webhook_deliveries',
+);
 const startSeq = Number(startRows[0]?.n ?? 0);
 const dispatcher = startDispatcher({
   db: t.db,
   log,
-  config: { allowHosts: ['127.0.0.1'], retryScheduleMs: [1000], pollIntervalMs: 20, concurrency },
+  config: {
+    allowHosts: ['127.0.0.1'],
+    retryScheduleMs: [1000],
+    pollIntervalMs: 20,
+    concurrency,
+    maxConnectionsPerHost: concurrency,
+  },
 });
 
 // Blocks every blockMs with a few transfers between the wallets.
@@ -94,7 +111,11 @@ while (Date.now() - started < seconds * 1000) {
     const b = w.wallets[(blocks * 5 + k + 1) % w.wallets.length] as Hex;
     if (k % 2 === 0) await send(anvil.rpcUrl, a, b, '0x', 1000n + BigInt(blocks));
     else {
-      const data = encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [b, 10n ** 12n] });
+      const data = encodeFunctionData({
+        abi: erc20,
+        functionName: 'transfer',
+        args: [b, 10n ** 12n],
+      });
       await send(anvil.rpcUrl, a, w.erc20[0] as Hex, data, 0n, 200_000n);
     }
   }
@@ -116,7 +137,14 @@ const drained = Date.now();
 await dispatcher.stop();
 await indexers.stop();
 
-const { rows } = await t.db.query<{ items: string; lat: number; created: number; delivered: number; body: string; url: string }>(
+const { rows } = await t.db.query<{
+  items: string;
+  lat: number;
+  created: number;
+  delivered: number;
+  body: string;
+  url: string;
+}>(
   `select d.item_count as items,
           extract(epoch from d.delivered_at - d.created_at) * 1000 as lat,
           extract(epoch from d.created_at) * 1000 as created,
@@ -140,7 +168,11 @@ await Promise.all(
     while (next < bodies.length) {
       const body = bodies[next++]!;
       const t0 = performance.now();
-      const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const res = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       await res.arrayBuffer();
       bareLat.push(performance.now() - t0);
     }

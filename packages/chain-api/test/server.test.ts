@@ -99,6 +99,8 @@ describe('public endpoints', () => {
     };
     expect(doc.openapi).toBe('3.0.3');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/beta/evm/subscriptions/webhooks/{id}/deliveries',
+      '/beta/evm/subscriptions/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       '/health',
       '/v1/evm/activity/{address}',
       '/v1/evm/balances/{address}',

@@ -10,6 +10,7 @@ import { ConfigError } from '../errors/index.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { createNodeClientRegistry, type NodeClientRegistry } from '../rpc/node-client-registry.js';
+import type { Dispatcher } from '../subscriptions/dispatcher.js';
 import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
@@ -54,7 +55,6 @@ import { tokenHoldersRoute } from './routes/token-holders.js';
 import { tokenInfoRoute } from './routes/token-info.js';
 import { tokenSearchRoute } from './routes/token-search.js';
 import { transactionsRoute } from './routes/transactions.js';
-import type { Dispatcher } from '../subscriptions/dispatcher.js';
 import { walletsTrackRoute } from './routes/wallets-track.js';
 import { webhookDeliveriesRoute } from './routes/webhook-deliveries.js';
 

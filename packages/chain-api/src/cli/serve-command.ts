@@ -10,6 +10,7 @@ import { redisChangeChannel, startChangeRelay } from '../change-feed/redis-chang
 import type { AppConfig } from '../config/index.js';
 import { createKeyStore, keysReadThenPrimary } from '../keys/key-store.js';
 import { createNodeClientRegistry } from '../rpc/index.js';
+import { startDispatcher } from '../subscriptions/dispatcher.js';
 import type { Background } from './background.js';
 import { printBanner } from './banner.js';
 import { acquireDevnetLock, assertPortFree, loadDevnetDemoKey } from './devnet-guard.js';
@@ -18,7 +19,6 @@ import { openApiPool, openStore } from './open-store.js';
 import { pricingLookups } from './pricing-lookups.js';
 import { openRedis } from './redis-client.js';
 import { resolveChains } from './resolve-chains.js';
-import { startDispatcher } from '../subscriptions/dispatcher.js';
 
 type RedisClient = ReturnType<typeof openRedis>;
 
@@ -85,7 +85,11 @@ export async function serveCommand(
     const keyStore = createKeyStore(apiDb);
     if (config.apiKeys.length > 0) await keyStore.seed(config.apiKeys);
     // Every serve/index process sends webhook deliveries; their claims never overlap.
-    const dispatcher = startDispatcher({ db, log: log.child({ worker: 'webhooks' }), config: config.webhooks });
+    const dispatcher = startDispatcher({
+      db,
+      log: log.child({ worker: 'webhooks' }),
+      config: config.webhooks,
+    });
     cleanups.push(() => dispatcher.stop());
 
     let redis: RedisClient | undefined;

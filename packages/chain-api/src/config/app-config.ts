@@ -1,7 +1,7 @@
 import type { NftEnvOptions } from './nft-config.js';
-import type { WebhookDeliveryConfig } from './webhook-config.js';
 import type { PricingThresholds } from './pricing-config.js';
 import type { WalletsOptions } from './wallets-config.js';
+import type { WebhookDeliveryConfig } from './webhook-config.js';
 
 /**
  * Everything chain-api reads from the environment, parsed once by `loadConfig` and passed down.

@@ -2,9 +2,9 @@ import { ConfigError } from '../errors/index.js';
 import type { AppConfig } from './app-config.js';
 import { boolean, type Env, integer, list, oneOf, text, url } from './env-readers.js';
 import { nftConfigFromEnv } from './nft-config.js';
-import { webhookConfigFromEnv } from './webhook-config.js';
 import { pricingThresholdsFromEnv } from './pricing-config.js';
 import { walletsOptionsFromEnv } from './wallets-config.js';
+import { webhookConfigFromEnv } from './webhook-config.js';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

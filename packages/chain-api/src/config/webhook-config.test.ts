@@ -22,15 +22,22 @@ describe('webhookConfigFromEnv', () => {
     expect(config.allowHosts).toEqual(['hooks.internal', '127.0.0.1:9000']);
   });
 
-  it.each(['-1', '1.5', 'soon', '99999999999'])('refuses schedule entry %s naming the variable', (bad) => {
-    expect(() => webhookConfigFromEnv({ WEBHOOK_RETRY_SCHEDULE_MS: `100,${bad}` })).toThrow(ConfigError);
-    expect(() => webhookConfigFromEnv({ WEBHOOK_RETRY_SCHEDULE_MS: bad })).toThrow(
-      /WEBHOOK_RETRY_SCHEDULE_MS/,
-    );
-  });
+  it.each(['-1', '1.5', 'soon', '99999999999'])(
+    'refuses schedule entry %s naming the variable',
+    (bad) => {
+      expect(() => webhookConfigFromEnv({ WEBHOOK_RETRY_SCHEDULE_MS: `100,${bad}` })).toThrow(
+        ConfigError,
+      );
+      expect(() => webhookConfigFromEnv({ WEBHOOK_RETRY_SCHEDULE_MS: bad })).toThrow(
+        /WEBHOOK_RETRY_SCHEDULE_MS/,
+      );
+    },
+  );
 
   it('refuses a bad poll interval or concurrency', () => {
     expect(() => webhookConfigFromEnv({ WEBHOOK_POLL_MS: '0' })).toThrow(/WEBHOOK_POLL_MS/);
-    expect(() => webhookConfigFromEnv({ WEBHOOK_CONCURRENCY: 'many' })).toThrow(/WEBHOOK_CONCURRENCY/);
+    expect(() => webhookConfigFromEnv({ WEBHOOK_CONCURRENCY: 'many' })).toThrow(
+      /WEBHOOK_CONCURRENCY/,
+    );
   });
 });

@@ -11,6 +11,8 @@ export interface WebhookDeliveryConfig {
   pollIntervalMs: number;
   /** Deliveries in flight at once in one process. */
   concurrency: number;
+  /** Connections open at once to one receiving host:port, per process. */
+  maxConnectionsPerHost: number;
 }
 
 /** 5 retries spread over about 24 hours: 1 min, 10 min, 1 h, 6 h, 16 h. */
@@ -20,7 +22,7 @@ export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
 
 /**
  * Reads `WEBHOOK_ALLOW_HOSTS` (host[:port],...), `WEBHOOK_RETRY_SCHEDULE_MS` (ms,...),
- * `WEBHOOK_POLL_MS` and `WEBHOOK_CONCURRENCY`. Invalid values throw a `ConfigError` naming the variable.
+ * `WEBHOOK_POLL_MS`, `WEBHOOK_CONCURRENCY` and `WEBHOOK_MAX_CONNECTIONS_PER_HOST`. Invalid values throw a `ConfigError` naming the variable.
  *
  * @example
  * webhookConfigFromEnv({ WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400' }).retryScheduleMs; // [100, 200, 400]
@@ -38,12 +40,16 @@ export function webhookConfigFromEnv(env: Env): WebhookDeliveryConfig {
     return value;
   });
   if (retryScheduleMs.length > 20) {
-    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', 'WEBHOOK_RETRY_SCHEDULE_MS allows at most 20 retries');
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SCHEDULE_MS',
+      'WEBHOOK_RETRY_SCHEDULE_MS allows at most 20 retries',
+    );
   }
   return {
     allowHosts: list(env, 'WEBHOOK_ALLOW_HOSTS').map((h) => h.toLowerCase()),
     retryScheduleMs: schedule.length > 0 ? retryScheduleMs : [...DEFAULT_RETRY_SCHEDULE_MS],
     pollIntervalMs: integer(env, 'WEBHOOK_POLL_MS', 100, 10, 60_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 4096),
+    maxConnectionsPerHost: integer(env, 'WEBHOOK_MAX_CONNECTIONS_PER_HOST', 16, 1, 1024),
   };
 }

@@ -35,7 +35,11 @@ export function guardedLookup(
           for (const { address } of addresses) {
             const cls = classifyAddress(address);
             if (cls !== null) {
-              throw refuse('BLOCKED_ADDRESS', `refused ${cls} address`, `${hostname} -> ${address}`);
+              throw refuse(
+                'BLOCKED_ADDRESS',
+                `refused ${cls} address`,
+                `${hostname} -> ${address}`,
+              );
             }
           }
         }

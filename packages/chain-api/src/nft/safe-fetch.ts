@@ -3,9 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { guardedLookup, literalAddressClass, type Resolver } from '../net/guarded-lookup.js';
 import { limitText } from '../text/limit-text.js';
 import { SafeFetchError } from './errors.js';
-import { guardedLookup, literalAddressClass, type Resolver } from '../net/guarded-lookup.js';
 
 export type { Resolver } from '../net/guarded-lookup.js';
 
@@ -211,7 +211,11 @@ function checkLiteralHost(url: URL, allowPrivate: boolean): void {
   if (allowPrivate) return;
   const cls = literalAddressClass(url.hostname);
   if (cls !== null) {
-    throw new SafeFetchError('BLOCKED_ADDRESS', `refused ${cls} address`, url.hostname.replace(/^\[|\]$/g, ''));
+    throw new SafeFetchError(
+      'BLOCKED_ADDRESS',
+      `refused ${cls} address`,
+      url.hostname.replace(/^\[|\]$/g, ''),
+    );
   }
 }
 

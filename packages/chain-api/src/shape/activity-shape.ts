@@ -1,6 +1,6 @@
 import type { ChainConfig } from '../chains/chain-config.js';
-import { blockTimeIso, setIfPresent, usdValue } from './format.js';
 import type { ActivityRow, TokenRef } from './activity-row.js';
+import { blockTimeIso, setIfPresent, usdValue } from './format.js';
 
 /** The USD price shown with an activity row and the pool size behind it. */
 export interface ActivityPrice {

@@ -10,6 +10,7 @@ import {
   markFailed,
   pruneDeliveries,
 } from '../store/subscriptions/delivery-queue.js';
+import { deliveryStats } from '../store/subscriptions/delivery-stats.js';
 import { deliveryRequest } from './delivery-request.js';
 import { DeliveryError } from './errors.js';
 import { createWebhookSender } from './webhook-sender.js';
@@ -18,7 +19,8 @@ import { createWebhookSender } from './webhook-sender.js';
 export interface DispatcherOptions {
   db: Database;
   log: Logger;
-  config: WebhookDeliveryConfig;
+  config: Omit<WebhookDeliveryConfig, 'maxConnectionsPerHost'> &
+    Partial<Pick<WebhookDeliveryConfig, 'maxConnectionsPerHost'>>;
   /** Deadline of one attempt. Default 10 s. */
   timeoutMs?: number;
   /** A webhook failing this long straight is switched off. Default 24 h. */
@@ -67,6 +69,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const sender = createWebhookSender({
     allowHosts: config.allowHosts,
     timeoutMs,
+    maxSocketsPerHost: config.maxConnectionsPerHost,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   const inFlight = new Set<Promise<void>>();
@@ -120,7 +123,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     const running: Promise<void> = attempt(delivery)
       .catch((error: unknown) => {
         // The store was unreachable: the claim expires and the delivery goes out again (same id).
-        log.error({ delivery: delivery.id, err: messageOf(error) }, 'webhook delivery not recorded');
+        log.error(
+          { delivery: delivery.id, err: messageOf(error) },
+          'webhook delivery not recorded',
+        );
       })
       .finally(() => {
         inFlight.delete(running);
@@ -131,24 +137,35 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     counters.in_flight = inFlight.size;
   }
 
-  let nextPrune = Date.now() + 60_000;
-  async function prune(): Promise<void> {
-    if (Date.now() < nextPrune) return;
-    nextPrune = Date.now() + 600_000;
-    await pruneDeliveries(db, options.retainMs ?? 7 * 86_400_000, 10_000).catch((error: unknown) =>
-      log.warn({ err: messageOf(error) }, 'webhook outbox prune failed'),
-    );
+  let nextHousekeeping = Date.now() + 60_000;
+  let housekeepingRuns = 0;
+  /** Once a minute: a log line with the outbox's lag; every 10 minutes: drop old finished rows. */
+  async function housekeeping(): Promise<void> {
+    if (Date.now() < nextHousekeeping) return;
+    nextHousekeeping = Date.now() + 60_000;
+    try {
+      const stats = await deliveryStats(db);
+      log.info({ ...stats, ...counters }, 'webhook outbox');
+      if (housekeepingRuns++ % 10 === 0) {
+        await pruneDeliveries(db, options.retainMs ?? 7 * 86_400_000, 10_000);
+      }
+    } catch (error) {
+      log.warn({ err: messageOf(error) }, 'webhook outbox housekeeping failed');
+    }
   }
 
   async function loop(): Promise<void> {
     while (!stopped) {
-      await prune();
+      await housekeeping();
       const free = config.concurrency - inFlight.size;
       let claimed: ClaimedDelivery[] = [];
+      let pause = config.pollIntervalMs;
       if (free > 0) {
         try {
           claimed = await claimDeliveries(db, free, leaseMs);
         } catch (error) {
+          // The store is down or restarting: look again in a second, not at the poll rate.
+          pause = Math.max(pause, 1_000);
           log.warn({ err: messageOf(error) }, 'webhook outbox claim failed');
         }
       }
@@ -156,7 +173,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       if (claimed.length > 0 && claimed.length === free) continue;
       if (stopped) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, config.pollIntervalMs);
+        const timer = setTimeout(resolve, pause);
         wakeUp = () => {
           clearTimeout(timer);
           resolve();

@@ -47,7 +47,9 @@ describe('createWebhookSender', () => {
   it('posts the exact body to an allowed host and resolves on 2xx', async () => {
     const sender = createWebhookSender({ allowHosts: [`127.0.0.1:${port}`] });
     try {
-      expect(await sender.post(`http://127.0.0.1:${port}/ok`, { 'x-a': '1' }, body)).toEqual({ status: 204 });
+      expect(await sender.post(`http://127.0.0.1:${port}/ok`, { 'x-a': '1' }, body)).toEqual({
+        status: 204,
+      });
       expect(bodies.at(-1)).toBe(body.toString());
     } finally {
       sender.close();
@@ -80,11 +82,20 @@ describe('createWebhookSender', () => {
       const dns = await failure(sender.post(`http://evil.example:${port}/ok`, {}, body));
       expect(dns.code).toBe('WEBHOOK_BLOCKED_ADDRESS');
       expect(dns.message).toContain('loopback');
-      for (const literal of ['http://10.0.0.1/', 'http://[::1]/', 'http://2130706433/', 'http://169.254.169.254/']) {
-        expect((await failure(sender.post(literal, {}, body))).code).toBe('WEBHOOK_BLOCKED_ADDRESS');
+      for (const literal of [
+        'http://10.0.0.1/',
+        'http://[::1]/',
+        'http://2130706433/',
+        'http://169.254.169.254/',
+      ]) {
+        expect((await failure(sender.post(literal, {}, body))).code).toBe(
+          'WEBHOOK_BLOCKED_ADDRESS',
+        );
       }
       expect(bodies.length).toBe(before);
-      expect(await sender.post(`http://good.example:${port}/ok`, {}, body)).toEqual({ status: 204 });
+      expect(await sender.post(`http://good.example:${port}/ok`, {}, body)).toEqual({
+        status: 204,
+      });
       for (const bad of ['ftp://x/', 'not a url', 'http://user:pw@example.com/']) {
         expect((await failure(sender.post(bad, {}, body))).code).toBe('WEBHOOK_BAD_URL');
       }

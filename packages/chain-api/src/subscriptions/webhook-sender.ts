@@ -70,7 +70,8 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
       throw new DeliveryError('WEBHOOK_BAD_URL', 'only http(s) URLs without credentials');
     }
-    const exempt = allowHosts.has(url.host.toLowerCase()) || allowHosts.has(url.hostname.toLowerCase());
+    const exempt =
+      allowHosts.has(url.host.toLowerCase()) || allowHosts.has(url.hostname.toLowerCase());
     const cls = exempt ? null : literalAddressClass(url.hostname);
     if (cls !== null) {
       throw new DeliveryError('WEBHOOK_BLOCKED_ADDRESS', `refused ${cls} address: ${url.hostname}`);
@@ -122,7 +123,8 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
         if (controller.signal.aborted) {
           throw new DeliveryError('WEBHOOK_TIMEOUT', `no answer within ${timeoutMs} ms`);
         }
-        const code = error instanceof Error && 'code' in error ? String(error.code) : 'request failed';
+        const code =
+          error instanceof Error && 'code' in error ? String(error.code) : 'request failed';
         throw new DeliveryError('WEBHOOK_NETWORK', `${code} (${url.host})`);
       })
       .finally(() => clearTimeout(timer));

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playRandomOps } from '../indexer/random-workload.js';
 import { startWebhookDevnet, type WebhookDevnet } from '../support/webhook-devnet.js';
-import { insertWebhook, itemsOf, startReceiver, type TestReceiver, waitFor } from '../support/webhooks.js';
+import {
+  insertWebhook,
+  itemsOf,
+  startReceiver,
+  type TestReceiver,
+  waitFor,
+} from '../support/webhooks.js';
 
 // A dispatcher killed with SIGKILL mid-delivery loses nothing (PostgreSQL), several dispatchers
 // on one outbox never send a delivery twice, and the embedded PGlite store delivers too.
@@ -109,7 +115,11 @@ describe('webhook dispatcher processes', () => {
     for (const hook of ids) {
       const expected = order.filter((o) => o.webhook_id === hook).map((o) => o.id);
       const firstSeen = [
-        ...new Set(receiver.received.filter((r) => r.webhookId === hook && r.accepted).map((r) => r.deliveryId)),
+        ...new Set(
+          receiver.received
+            .filter((r) => r.webhookId === hook && r.accepted)
+            .map((r) => r.deliveryId),
+        ),
       ];
       expect(firstSeen).toEqual(expected);
     }

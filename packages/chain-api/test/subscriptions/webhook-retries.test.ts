@@ -68,12 +68,20 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     const dispatcher = net.dispatcher({ retryScheduleMs: [150, 150, 150, 150, 150, 150, 150] });
     await mineSends([11n, 12n, 13n]);
     await net.index();
-    await waitFor(() => receiver.received.some((r) => r.webhookId === id && r.retryIndex >= 2), 'retries');
+    await waitFor(
+      () => receiver.received.some((r) => r.webhookId === id && r.retryIndex >= 2),
+      'retries',
+    );
     // While the first delivery fails, the later ones wait: nothing but the first was attempted.
-    const tried = new Set(receiver.received.filter((r) => r.webhookId === id).map((r) => r.deliveryId));
+    const tried = new Set(
+      receiver.received.filter((r) => r.webhookId === id).map((r) => r.deliveryId),
+    );
     expect(tried.size).toBe(1);
     receiver.answer = 200;
-    await waitFor(async () => (await statuses(id)).every((s) => s === 'delivered'), 'all delivered');
+    await waitFor(
+      async () => (await statuses(id)).every((s) => s === 'delivered'),
+      'all delivered',
+    );
     const mine = receiver.received.filter((r) => r.webhookId === id);
     const first = mine[0]!.deliveryId;
     expect(mine.filter((r) => r.deliveryId === first).map((r) => r.retryIndex)).toEqual(
@@ -81,8 +89,12 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     );
     const accepted = mine.filter((r) => r.accepted);
     expect(accepted.map((r) => itemsOf(r)[0]!.value)).toEqual(['11', '12', '13']);
-    expect(accepted.map((r) => r.deliveryId)).toHaveLength(new Set(accepted.map((r) => r.deliveryId)).size);
-    const health = await fetch(`${net.apiUrl}/health`).then((r) => r.json() as Promise<Record<string, unknown>>);
+    expect(accepted.map((r) => r.deliveryId)).toHaveLength(
+      new Set(accepted.map((r) => r.deliveryId)).size,
+    );
+    const health = await fetch(`${net.apiUrl}/health`).then(
+      (r) => r.json() as Promise<Record<string, unknown>>,
+    );
     expect(health.webhooks).toMatchObject({ pending: 0, sending: 0 });
     await dispatcher.stop();
   });
@@ -94,7 +106,9 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     await mineSends([21n]);
     await net.index();
     await waitFor(async () => (await statuses(id))[0] === 'failed', 'final failure');
-    expect(receiver.received.filter((r) => r.webhookId === id).map((r) => r.retryIndex)).toEqual([0, 1, 2]);
+    expect(receiver.received.filter((r) => r.webhookId === id).map((r) => r.retryIndex)).toEqual([
+      0, 1, 2,
+    ]);
     await new Promise((r) => setTimeout(r, 450));
     await mineSends([22n]);
     await net.index();
@@ -109,7 +123,10 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
       'select last_error, last_status from webhook_deliveries where webhook_id = $1 order by seq limit 1',
       [id],
     );
-    expect(rows[0]).toMatchObject({ last_status: 500, last_error: 'WEBHOOK_HTTP_STATUS: HTTP 500' });
+    expect(rows[0]).toMatchObject({
+      last_status: 500,
+      last_error: 'WEBHOOK_HTTP_STATUS: HTTP 500',
+    });
     receiver.answer = 200;
     await dispatcher.stop();
   });
@@ -125,7 +142,10 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     );
     await mineSends([31n]);
     await net.index();
-    await waitFor(async () => (await statuses(allowed))[0] === 'delivered', 'allowed host delivered');
+    await waitFor(
+      async () => (await statuses(allowed))[0] === 'delivered',
+      'allowed host delivered',
+    );
     for (const id of [evil, literal]) {
       await waitFor(async () => {
         const { rows } = await net.db.query<{ last_error: string | null }>(
@@ -146,19 +166,33 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     await net.index();
     await waitFor(async () => (await statuses(id)).join() === 'delivered,delivered', 'delivered');
     const headers = { 'x-sim-api-key': net.key };
-    const res = await fetch(`${net.apiUrl}/beta/evm/subscriptions/webhooks/${id}/deliveries?limit=1`, { headers });
+    const res = await fetch(
+      `${net.apiUrl}/beta/evm/subscriptions/webhooks/${id}/deliveries?limit=1`,
+      { headers },
+    );
     expect(res.status).toBe(200);
-    const page = (await res.json()) as { deliveries: Record<string, unknown>[]; next_offset: number | null };
+    const page = (await res.json()) as {
+      deliveries: Record<string, unknown>[];
+      next_offset: number | null;
+    };
     expect(page.deliveries).toHaveLength(1);
     expect(page.next_offset).toBe(1);
-    expect(page.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 1, items: 1, removed: false });
+    expect(page.deliveries[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      items: 1,
+      removed: false,
+    });
     const newest = page.deliveries[0]!.id as string;
     const redo = await fetch(
       `${net.apiUrl}/beta/evm/subscriptions/webhooks/${id}/deliveries/${newest}/redeliver`,
       { method: 'POST', headers },
     );
     expect(redo.status).toBe(202);
-    await waitFor(() => receiver.received.filter((r) => r.deliveryId === newest).length === 2, 'redelivered');
+    await waitFor(
+      () => receiver.received.filter((r) => r.deliveryId === newest).length === 2,
+      'redelivered',
+    );
     // Another key's webhook, an unknown one and a malformed id.
     const otherKey = await createKeyStore(net.db).create({ name: 'someone else' });
     const other = await insertWebhook(net.db, {
@@ -168,11 +202,18 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
       addresses: ['0x0000000000000000000000000000000000000001'],
     });
     for (const path of [other.id, '00000000-0000-4000-8000-000000000000']) {
-      const r = await fetch(`${net.apiUrl}/beta/evm/subscriptions/webhooks/${path}/deliveries`, { headers });
+      const r = await fetch(`${net.apiUrl}/beta/evm/subscriptions/webhooks/${path}/deliveries`, {
+        headers,
+      });
       expect(r.status).toBe(404);
     }
-    expect((await fetch(`${net.apiUrl}/beta/evm/subscriptions/webhooks/nope/deliveries`, { headers })).status).toBe(400);
-    expect((await fetch(`${net.apiUrl}/beta/evm/subscriptions/webhooks/${id}/deliveries`)).status).toBe(401);
+    expect(
+      (await fetch(`${net.apiUrl}/beta/evm/subscriptions/webhooks/nope/deliveries`, { headers }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await fetch(`${net.apiUrl}/beta/evm/subscriptions/webhooks/${id}/deliveries`)).status,
+    ).toBe(401);
     await dispatcher.stop();
   });
 
@@ -182,12 +223,20 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     const snap = await rpcCall<string>(net.anvil.rpcUrl, 'evm_snapshot');
     await mineSends([51n]);
     await net.index();
-    await waitFor(async () => (await statuses(id)).join() === 'delivered', 'first branch delivered');
+    await waitFor(
+      async () => (await statuses(id)).join() === 'delivered',
+      'first branch delivered',
+    );
     await rpcCall(net.anvil.rpcUrl, 'evm_revert', [snap]);
     await mineSends([52n, 53n]);
     await net.index();
-    await waitFor(async () => (await statuses(id)).filter((s) => s === 'delivered').length === 4, 'reorg delivered');
-    const items = receiver.received.filter((r) => r.webhookId === id && r.accepted).flatMap(itemsOf);
+    await waitFor(
+      async () => (await statuses(id)).filter((s) => s === 'delivered').length === 4,
+      'reorg delivered',
+    );
+    const items = receiver.received
+      .filter((r) => r.webhookId === id && r.accepted)
+      .flatMap(itemsOf);
     expect(items.map((i) => [i.value, i.removed ?? false])).toEqual([
       ['51', false],
       ['51', true],

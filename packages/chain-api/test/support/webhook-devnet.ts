@@ -12,7 +12,13 @@ import { createKeyStore } from '../../src/keys/key-store.js';
 import type { Resolver } from '../../src/net/guarded-lookup.js';
 import { storeMigrations } from '../../src/store/migrations.js';
 import { type Dispatcher, startDispatcher } from '../../src/subscriptions/dispatcher.js';
-import { deployWorkload, rpcCall, send, waitReceipt, type Workload } from '../indexer/random-workload.js';
+import {
+  deployWorkload,
+  rpcCall,
+  send,
+  type Workload,
+  waitReceipt,
+} from '../indexer/random-workload.js';
 import { workloadChain } from '../indexer/workload-chain.js';
 
 export const silent = pino({ level: 'silent' });
@@ -35,16 +41,22 @@ export interface WebhookDevnet {
   /** eth_getBalance or balanceOf at `block`. */
   balanceAt(wallet: string, asset: string, block: bigint): Promise<bigint>;
   get(path: string): Promise<Record<string, unknown>>;
-  dispatcher(config: Partial<WebhookDeliveryConfig>, extra?: { disableAfterMs?: number; resolve?: Resolver; timeoutMs?: number }): Dispatcher;
+  dispatcher(
+    config: Partial<WebhookDeliveryConfig>,
+    extra?: { disableAfterMs?: number; resolve?: Resolver; timeoutMs?: number },
+  ): Dispatcher;
   close(): Promise<void>;
 }
 
-export async function startWebhookDevnet(kind: 'postgres' | 'pglite' = 'postgres'): Promise<WebhookDevnet> {
+export async function startWebhookDevnet(
+  kind: 'postgres' | 'pglite' = 'postgres',
+): Promise<WebhookDevnet> {
   const anvil = await startAnvil();
   const w = await deployWorkload(anvil.rpcUrl, 6, 41);
   // Each wallet sends once before any webhook exists, so the index knows its native balance
   // (the first balances item of an address the index never stored has no amount_before).
-  for (const wallet of w.wallets) await waitReceipt(anvil.rpcUrl, await send(anvil.rpcUrl, wallet, wallet, '0x', 1n));
+  for (const wallet of w.wallets)
+    await waitReceipt(anvil.rpcUrl, await send(anvil.rpcUrl, wallet, wallet, '0x', 1n));
   const t = await createTestDatabase(kind);
   const db = t.db;
   await migrate(db, storeMigrations);
@@ -55,7 +67,14 @@ export async function startWebhookDevnet(kind: 'postgres' | 'pglite' = 'postgres
     chains: [chain],
     statusSource: {
       status: () => [
-        { chain_id: 31337, name: chain.name, head_block: 1, indexed_block: 1, lag_seconds: 0, ready: true },
+        {
+          chain_id: 31337,
+          name: chain.name,
+          head_block: 1,
+          indexed_block: 1,
+          lag_seconds: 0,
+          ready: true,
+        },
       ],
     },
     cursorSecret: 'test-cursor-secret-0123456789abcdef',
@@ -85,7 +104,11 @@ export async function startWebhookDevnet(kind: 'postgres' | 'pglite' = 'postgres
       if (asset === 'native') {
         return BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_getBalance', [wallet, tag]));
       }
-      const data = encodeFunctionData({ abi: erc20, functionName: 'balanceOf', args: [wallet as Hex] });
+      const data = encodeFunctionData({
+        abi: erc20,
+        functionName: 'balanceOf',
+        args: [wallet as Hex],
+      });
       return BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_call', [{ to: asset, data }, tag]));
     },
     async get(path) {

@@ -1,4 +1,4 @@
-import type { ReadDb } from './prepared-query.js';
+import type { Queryable } from '@sluice/db';
 
 /** One delivery as the delivery log shows it. */
 export interface DeliveryLogRow {
@@ -24,7 +24,7 @@ export interface DeliveryLogRow {
  * @example
  * const owner = await webhookOwner(db, id);
  */
-export async function webhookOwner(db: ReadDb, id: string): Promise<string | undefined> {
+export async function webhookOwner(db: Queryable, id: string): Promise<string | undefined> {
   const { rows } = await db.query<{ key_id: string }>('select key_id from webhooks where id = $1', [
     id,
   ]);
@@ -38,7 +38,7 @@ export async function webhookOwner(db: ReadDb, id: string): Promise<string | und
  * const rows = await selectDeliveries(db, id, 50, 0);
  */
 export async function selectDeliveries(
-  db: ReadDb,
+  db: Queryable,
   webhookId: string,
   limit: number,
   offset: number,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
-import { priceHistoryWarning } from '../../wallets/price-coverage.js';
 import { type ActivityPrice, shapeActivityItem } from '../../shape/activity-shape.js';
+import { priceHistoryWarning } from '../../wallets/price-coverage.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, type PricingLookups, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';

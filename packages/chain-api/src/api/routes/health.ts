@@ -159,7 +159,9 @@ export function healthRoute(
         const status = chains.every((chain) => chain.ready) ? 'ok' : 'syncing';
         const stats = await deliveryStats(ctx.writeDb).catch(() => undefined);
         const dispatcher = ctx.webhooks?.counters();
-        const webhooks = stats ? { webhooks: { ...stats, ...(dispatcher ? { dispatcher } : {}) } } : {};
+        const webhooks = stats
+          ? { webhooks: { ...stats, ...(dispatcher ? { dispatcher } : {}) } }
+          : {};
         return { status, database: 'ok', chains, ...webhooks, ...readServers() };
       },
     );

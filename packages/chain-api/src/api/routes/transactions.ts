@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChainConfig } from '../../chains/chain-config.js';
+import { shapeTransaction } from '../../shape/transaction-shape.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
@@ -12,14 +12,12 @@ import {
   selectTransactionLogs,
   selectTransactions,
   type TransactionKey,
-  type TransactionRow,
 } from '../queries/transactions-query.js';
 import { chainsNotReady } from '../readiness.js';
 import { walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { errorResponses } from '../schemas/common-schemas.js';
 import { transactionsResponseSchema } from '../schemas/transaction-schemas.js';
-import { shapeTransaction } from '../../shape/transaction-shape.js';
 import { walletBackfillGate } from '../wallet-backfill.js';
 
 const pathParams = defineParams({ address: walletAddressParam });

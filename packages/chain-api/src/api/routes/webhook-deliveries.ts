@@ -3,15 +3,21 @@ import { requeueDelivery } from '../../store/subscriptions/delivery-queue.js';
 import type { ApiContext } from '../context.js';
 import { ApiError, invalidParameter } from '../errors.js';
 import { limitParam } from '../params/number-params.js';
-import { type DeliveryLogRow, selectDeliveries, webhookOwner } from '../queries/webhook-deliveries-query.js';
+import {
+  type DeliveryLogRow,
+  selectDeliveries,
+  webhookOwner,
+} from '../queries/webhook-deliveries-query.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const limitSpec = limitParam({ min: 1, max: 100, fallback: 50 });
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+const iso = (value: Date | string | null) =>
+  value === null ? null : new Date(value).toISOString();
 
 function uuidParam(value: unknown, name: string): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw invalidParameter(name, 'expected a UUID');
+  if (typeof value !== 'string' || !UUID.test(value))
+    throw invalidParameter(name, 'expected a UUID');
   return value.toLowerCase();
 }
 
@@ -56,7 +62,13 @@ export function webhookDeliveriesRoute(ctx: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/subscriptions/webhooks/:id/deliveries',
-      { schema: { tags: ['subscriptions'], summary: 'Delivery log of a webhook', operationId: 'listWebhookDeliveries' } },
+      {
+        schema: {
+          tags: ['subscriptions'],
+          summary: 'Delivery log of a webhook',
+          operationId: 'listWebhookDeliveries',
+        },
+      },
       async (request, reply) => {
         const id = await ownedWebhook(ctx, request);
         const query = request.query as Record<string, string | undefined>;
@@ -77,10 +89,19 @@ export function webhookDeliveriesRoute(ctx: ApiContext) {
     );
     app.post(
       '/subscriptions/webhooks/:id/deliveries/:deliveryId/redeliver',
-      { schema: { tags: ['subscriptions'], summary: 'Send a delivery again', operationId: 'redeliverWebhookDelivery' } },
+      {
+        schema: {
+          tags: ['subscriptions'],
+          summary: 'Send a delivery again',
+          operationId: 'redeliverWebhookDelivery',
+        },
+      },
       async (request, reply) => {
         const id = await ownedWebhook(ctx, request);
-        const deliveryId = uuidParam((request.params as Record<string, unknown>).deliveryId, 'deliveryId');
+        const deliveryId = uuidParam(
+          (request.params as Record<string, unknown>).deliveryId,
+          'deliveryId',
+        );
         if (!(await requeueDelivery(ctx.writeDb, id, deliveryId))) {
           throw new ApiError('NOT_FOUND', 'no delivered or failed delivery with that id');
         }

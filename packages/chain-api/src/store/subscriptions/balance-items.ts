@@ -52,8 +52,7 @@ function lastMove(
   for (let i = batch.activity.length - 1; i >= 0; i--) {
     const row = batch.activity[i]!;
     if (row.wallet !== wallet || row.value === null || row.value === 0n) continue;
-    const matches =
-      asset === 'native' ? row.assetType === 'native' : row.tokenAddress === asset;
+    const matches = asset === 'native' ? row.assetType === 'native' : row.tokenAddress === asset;
     if (!matches) continue;
     return { hash: row.txHash, counterparty: row.from === wallet ? row.to : row.from };
   }

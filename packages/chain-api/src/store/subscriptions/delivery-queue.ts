@@ -183,7 +183,8 @@ export async function markFailed(
 
 /**
  * Puts a delivered or failed delivery of `webhookId` back in its webhook's queue (same id, same
- * place in chain order, a fresh retry schedule). False when no such delivery can be redelivered.
+ * place in chain order, a fresh retry schedule). False when no such delivery can be redelivered
+ * (none, still open, or of a block a reorg replaced: its removal was sent instead).
  *
  * @example
  * await requeueDelivery(db, webhookId, deliveryId);
@@ -197,7 +198,7 @@ export async function requeueDelivery(
     `update webhook_deliveries
         set status = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = null,
             updated_at = now()
-      where id = $2 and webhook_id = $1 and status in ('delivered', 'failed')`,
+      where id = $2 and webhook_id = $1 and status in ('delivered', 'failed') and not superseded`,
     [webhookId, deliveryId],
   );
   return rowCount > 0;

@@ -1,10 +1,10 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
-import type { StoreLogs } from '../chain-data.js';
 import type { ActivityRow as DerivedActivity, DerivedBatch, TxRow } from '../../derive/index.js';
 import type { ActivityRow } from '../../shape/activity-row.js';
 import { shapeActivityItem } from '../../shape/activity-shape.js';
-import { shapeTransaction } from '../../shape/transaction-shape.js';
 import type { LogRow, TransactionRow } from '../../shape/transaction-row.js';
+import { shapeTransaction } from '../../shape/transaction-shape.js';
+import type { StoreLogs } from '../chain-data.js';
 import { type BlockItems, type ItemToken, passes, type WebhookWatch } from './webhook-watch.js';
 
 /** The chain fields the items show. */
@@ -50,7 +50,12 @@ function perBlock(
     const last = out[out.length - 1];
     if (last && last.blockNumber === block) last.items.push(item);
     else {
-      out.push({ webhookId, blockNumber: block, blockHash: index.hashes.get(block) ?? '', items: [item] });
+      out.push({
+        webhookId,
+        blockNumber: block,
+        blockHash: index.hashes.get(block) ?? '',
+        items: [item],
+      });
     }
   }
   return out;
@@ -201,7 +206,13 @@ export function transactionItems(
       const logs = (index.logs.get(txKey(tx.blockNumber, tx.txIndex)) ?? [])
         .filter((l) => storeLogs === 'all' || (storeLogs === 'undecoded' && !l.decoded))
         .map((l) => storedLog(chain.chainId, l));
-      const item = shapeTransaction(address, storedTransaction(chain.chainId, tx, index), logs, chain, true);
+      const item = shapeTransaction(
+        address,
+        storedTransaction(chain.chainId, tx, index),
+        logs,
+        chain,
+        true,
+      );
       item.transaction_type = side;
       if (tx.effectiveGasPrice !== null) {
         item.effective_gas_price = `0x${tx.effectiveGasPrice.toString(16)}`;

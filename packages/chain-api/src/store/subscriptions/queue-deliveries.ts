@@ -2,7 +2,7 @@ import type { Queryable } from '@sluice/db';
 import type { DerivedBatch, TokenMetadata } from '../../derive/index.js';
 import type { StoreLogs } from '../chain-data.js';
 import { balanceItems, pairKey, touchedPairs } from './balance-items.js';
-import { activityItems, indexBatch, type ItemChain, transactionItems } from './event-items.js';
+import { activityItems, type ItemChain, indexBatch, transactionItems } from './event-items.js';
 import { splitDelivery } from './split-delivery.js';
 import type {
   BlockItems,
@@ -155,7 +155,11 @@ async function readPrices(
     [chainId, assets],
   );
   for (const r of rows) {
-    out.set(r.token, { priceUsd: r.price_usd, poolSize: r.pool_size, lowLiquidity: r.low_liquidity });
+    out.set(r.token, {
+      priceUsd: r.price_usd,
+      poolSize: r.pool_size,
+      lowLiquidity: r.low_liquidity,
+    });
   }
   return out;
 }
@@ -199,11 +203,17 @@ export async function queueWebhookDeliveries(
   const blocks: BlockItems[] = [];
   for (const w of watch.watches) {
     if (w.type === 'activities') blocks.push(...activityItems(chain, batch, index, w, tokens));
-    else if (w.type === 'transactions') blocks.push(...transactionItems(chain, batch, index, w, written.storeLogs));
-    else blocks.push(...balanceItems(chain, batch, w, { before: watch.before, after, tokens, prices }));
+    else if (w.type === 'transactions')
+      blocks.push(...transactionItems(chain, batch, index, w, written.storeLogs));
+    else
+      blocks.push(
+        ...balanceItems(chain, batch, w, { before: watch.before, after, tokens, prices }),
+      );
   }
   // Chain order across webhooks: a delivery's seq orders it within its webhook and chain.
-  blocks.sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : 0));
+  blocks.sort((a, b) =>
+    a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : 0,
+  );
   const rows = blocks.flatMap((b) => splitDelivery(b.items).map((items) => ({ ...b, items })));
   if (rows.length === 0) return 0;
   await tx.query(
