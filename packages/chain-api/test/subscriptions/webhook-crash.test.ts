@@ -105,6 +105,8 @@ describe('webhook dispatcher processes', () => {
     receiver.delayMs = 0;
     await spawnDispatcher(net.t.url!);
     await waitFor(async () => (await openCount()) === 0, 'every delivery delivered', 120_000);
+    // The kill hit deliveries in flight: they went out again, same id, next retry index.
+    expect(receiver.received.some((r) => r.retryIndex > 0)).toBe(true);
     const got = new Set(receiver.received.filter((r) => r.accepted).map((r) => r.deliveryId));
     for (const { id } of rows) expect(got.has(id)).toBe(true);
     expectDuplicatesOnlyBySameId();
