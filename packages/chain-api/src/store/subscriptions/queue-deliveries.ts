@@ -233,3 +233,18 @@ export async function queueWebhookDeliveries(
   );
   return rows.length;
 }
+
+/**
+ * Whether the store has the webhook tables (a store migrated with the indexer's migrations alone,
+ * as the indexer's own tests and benchmarks use, has none: nothing to queue).
+ *
+ * @example
+ * if (await hasWebhookTables(db)) await watchBatch(tx, chainId, batch);
+ */
+export async function hasWebhookTables(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ present: boolean }>(
+    `select to_regclass('webhook_addresses') is not null
+        and to_regclass('webhook_deliveries') is not null as present`,
+  );
+  return rows[0]?.present === true;
+}

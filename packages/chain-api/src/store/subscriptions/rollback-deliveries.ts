@@ -16,6 +16,11 @@ export async function rollbackWebhookDeliveries(
   chain: number,
   target: bigint,
 ): Promise<number> {
+  const { rows } = await tx.query<{ present: boolean }>(
+    `select to_regclass('webhook_deliveries') is not null as present`,
+  );
+  // A store migrated with the indexer's migrations alone has no outbox.
+  if (rows[0]?.present !== true) return 0;
   const replaced = `chain_id = $1 and block_number > $2 and not removal and not superseded`;
   const params = [chain, target.toString()];
   const { rowCount } = await tx.query(
