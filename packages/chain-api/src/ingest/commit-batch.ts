@@ -17,7 +17,14 @@ export interface CommitDeps {
   db: Database;
   chain: Pick<
     ChainConfig,
-    'chainId' | 'finalityDepth' | 'name' | 'nativeSymbol' | 'nativeName' | 'nativeDecimals'
+    | 'chainId'
+    | 'finalityDepth'
+    | 'name'
+    | 'nativeSymbol'
+    | 'nativeName'
+    | 'nativeDecimals'
+    | 'nativeLogoUrl'
+    | 'logoUrl'
   >;
   lock: LeaderLock;
   reconciler: Reconciler;

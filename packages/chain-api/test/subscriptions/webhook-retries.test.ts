@@ -247,4 +247,47 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     expect({ ...removed, removed: undefined }).toEqual({ ...sent, removed: undefined });
     await dispatcher.stop();
   });
+
+  it('holds deliveries until the confirmations, and a shallower reorg is never seen', async () => {
+    const [a] = net.w.wallets as [string];
+    const deep = await hook({ confirmations: 2 });
+    const head0 = await hook();
+    const dispatcher = net.dispatcher({});
+    const snap = await rpcCall<string>(net.anvil.rpcUrl, 'evm_snapshot');
+    await mineSends([61n]);
+    await net.index();
+    // The head webhook's delivery of that block went out; in the same claim the deep one was not due.
+    await waitFor(async () => (await statuses(head0)).join() === 'delivered', 'head delivery');
+    const { rows } = await net.db.query<{ status: string; attempts: number }>(
+      'select status, attempts from webhook_deliveries where webhook_id = $1',
+      [deep],
+    );
+    expect(rows).toEqual([{ status: 'pending', attempts: 0 }]);
+    // Replaced within the confirmation window: the deep webhook never hears of 61.
+    await rpcCall(net.anvil.rpcUrl, 'evm_revert', [snap]);
+    await mineSends([62n, 63n, 64n, 65n]);
+    await net.index();
+    // Head is 65's block: 62 and 63 are 2 deep, 64 and 65 are not yet.
+    await waitFor(
+      async () => (await statuses(deep)).join() === 'delivered,delivered,pending,pending',
+      'confirmed',
+    );
+    await waitFor(async () => (await statuses(head0)).every((x) => x === 'delivered'), 'head');
+    const deepItems = receiver.received.filter((r) => r.webhookId === deep).flatMap(itemsOf);
+    expect(deepItems.map((i) => [i.value, i.removed ?? false])).toEqual([
+      ['62', false],
+      ['63', false],
+    ]);
+    const headItems = receiver.received.filter((r) => r.webhookId === head0).flatMap(itemsOf);
+    expect(headItems.map((i) => [i.value, i.removed ?? false])).toEqual([
+      ['61', false],
+      ['61', true],
+      ['62', false],
+      ['63', false],
+      ['64', false],
+      ['65', false],
+    ]);
+    expect(deepItems.every((i) => i.address === a)).toBe(true);
+    await dispatcher.stop();
+  }, 120_000);
 });

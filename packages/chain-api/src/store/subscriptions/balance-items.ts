@@ -119,7 +119,8 @@ export function balanceItems(
       decimals,
       low_liquidity: price?.lowLiquidity ?? false,
       pool_size_usd: price?.poolSize ?? null,
-      token_metadata: { logo: null },
+      // The native coin's logo is the registry's; token logos come from the token list, an API lookup.
+      token_metadata: { logo: native ? (chain.nativeLogoUrl ?? chain.logoUrl ?? null) : null },
     };
     items.push(item);
   }

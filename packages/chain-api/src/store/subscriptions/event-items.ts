@@ -10,7 +10,13 @@ import { type BlockItems, type ItemToken, passes, type WebhookWatch } from './we
 /** The chain fields the items show. */
 export type ItemChain = Pick<
   ChainConfig,
-  'chainId' | 'name' | 'nativeSymbol' | 'nativeName' | 'nativeDecimals'
+  | 'chainId'
+  | 'name'
+  | 'nativeSymbol'
+  | 'nativeName'
+  | 'nativeDecimals'
+  | 'nativeLogoUrl'
+  | 'logoUrl'
 >;
 
 const txKey = (block: bigint, index: number) => `${block}:${index}`;
