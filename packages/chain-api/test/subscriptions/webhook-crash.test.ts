@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playRandomOps } from '../indexer/random-workload.js';
+import { type CliProcess, startCli } from '../support/cli-process.js';
 import { startWebhookDevnet, type WebhookDevnet } from '../support/webhook-devnet.js';
 import {
   insertWebhook,
@@ -11,27 +10,32 @@ import {
   waitFor,
 } from '../support/webhooks.js';
 
-// A dispatcher killed with SIGKILL mid-delivery loses nothing (PostgreSQL), several dispatchers
-// on one outbox never send a delivery twice, and the embedded PGlite store delivers too.
-const childScript = fileURLToPath(new URL('./dispatcher-child.ts', import.meta.url));
-const children = new Set<ChildProcess>();
+// `serve` killed with SIGKILL mid-delivery loses nothing (PostgreSQL), several dispatchers (two in
+// this process, one in the restarted serve) on one outbox never send a delivery twice, and the
+// embedded PGlite store delivers too.
+const running: CliProcess[] = [];
 let net: WebhookDevnet;
 let receiver: TestReceiver;
 const secrets = new Map<string, string>();
 
-function spawnDispatcher(url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', childScript], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`dispatcher exited ${code}`)));
-  });
+/** `sluice-chain serve --no-index` on the test's store: the API and a webhook dispatcher. */
+async function startServe(): Promise<CliProcess> {
+  const serve = await startCli(
+    ['serve', '--no-index'],
+    {
+      DATABASE_URL: net.t.url!,
+      RPC_URL_31337: net.anvil.rpcUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100,100,100',
+      WEBHOOK_POLL_MS: '20',
+      WEBHOOK_CONCURRENCY: '8',
+    },
+    90_000,
+  );
+  running.push(serve);
+  return serve;
 }
 
 async function openCount(): Promise<number> {
@@ -82,13 +86,13 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
+  for (const serve of running) await serve.stop();
   await net?.close();
   await receiver?.close();
 });
 
 describe('webhook dispatcher processes', () => {
-  it('loses nothing when a dispatcher is killed with SIGKILL mid-delivery', async () => {
+  it('loses nothing when serve is killed with SIGKILL mid-delivery', async () => {
     expect(net.t.url).toBeDefined();
     const ids = await addHooks(3);
     await playRandomOps(net.anvil.rpcUrl, net.w, { seed: 51, ops: 30, perBlock: 2 });
@@ -99,11 +103,12 @@ describe('webhook dispatcher processes', () => {
     );
     expect(rows.length).toBeGreaterThan(10);
     receiver.delayMs = 150;
-    const first = await spawnDispatcher(net.t.url!);
+    const first = await startServe();
     await waitFor(() => receiver.received.length >= 4, 'some deliveries');
-    first.kill('SIGKILL');
+    first.child.kill('SIGKILL');
+    await first.stop();
     receiver.delayMs = 0;
-    await spawnDispatcher(net.t.url!);
+    await startServe();
     await waitFor(async () => (await openCount()) === 0, 'every delivery delivered', 120_000);
     // The kill hit deliveries in flight: they went out again, same id, next retry index.
     expect(receiver.received.some((r) => r.retryIndex > 0)).toBe(true);
@@ -128,12 +133,10 @@ describe('webhook dispatcher processes', () => {
   }, 180_000);
 
   it('several dispatchers on one outbox send each delivery once', async () => {
-    for (const c of children) c.kill('SIGKILL');
     receiver.received.length = 0;
     await addHooks(6);
     const one = net.dispatcher({ concurrency: 4 });
     const two = net.dispatcher({ concurrency: 4 });
-    await spawnDispatcher(net.t.url!);
     await playRandomOps(net.anvil.rpcUrl, net.w, { seed: 52, ops: 30, perBlock: 2 });
     await net.index();
     await waitFor(async () => (await openCount()) === 0, 'every delivery delivered', 120_000);
