@@ -8,6 +8,15 @@ export interface ActivityPrice {
   pool_size: number | null;
 }
 
+/** Whether a row shows a price: native and ERC20 movements, not swaps (they carry two assets). */
+export function priceEligible(row: Pick<ActivityRow, 'asset_type' | 'type'>): boolean {
+  return (row.asset_type === 'native' || row.asset_type === 'erc20') && row.type !== 'swap';
+}
+
+/** The `token_prices` key of a row's asset. */
+export const priceToken = (row: Pick<ActivityRow, 'token_address'>) =>
+  row.token_address ?? 'native';
+
 function tokenRefMetadata(ref: TokenRef | null): Record<string, unknown> | undefined {
   if (!ref) return undefined;
   const out: Record<string, unknown> = {};

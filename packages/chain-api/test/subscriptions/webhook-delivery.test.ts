@@ -75,6 +75,14 @@ beforeAll(async () => {
   await add('receives', { type: 'activities', addresses: [a, b, c], activityType: 'receive' });
   await add('withC', { type: 'transactions', addresses: [a], counterparty: c });
   await add('otherChain', { type: 'activities', addresses: [a, b], chainIds: [1] });
+  // Prices as the pricing worker would have left them: the native coin and one token.
+  await net.db.query(
+    `insert into token_prices (chain_id, token, price_usd, pool_size, low_liquidity, quote,
+                               price_in_quote, quote_liquidity, route, updated_block, updated_at)
+     values (31337, 'native', 2500.5, 10000000, false, 'usd', 1, 1, '{}', 0, now()),
+            (31337, $1, 0.25, 50, true, 'usd', 1, 1, '{}', 0, now())`,
+    [net.w.erc20[0]],
+  );
   await playRandomOps(net.anvil.rpcUrl, net.w, { seed: 43, ops: 60, perBlock: 3 });
   await net.index();
   net.dispatcher({});

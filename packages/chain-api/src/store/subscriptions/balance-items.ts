@@ -1,4 +1,5 @@
 import type { DerivedBatch } from '../../derive/index.js';
+import { usdValue } from '../../shape/format.js';
 import type { ItemChain } from './event-items.js';
 import {
   type BlockItems,
@@ -38,9 +39,10 @@ export function touchedPairs(batch: DerivedBatch): { wallet: string; asset: stri
   return [...seen.values()];
 }
 
+/** USD value as the balances endpoint computes it (exact scaling before the float multiply). */
 function usd(amount: bigint, decimals: number | null, price: number | null): number | undefined {
   if (price === null || decimals === null) return undefined;
-  return (Number(amount) / 10 ** decimals) * price;
+  return usdValue(amount.toString(), decimals, price);
 }
 
 /** The last movement of `asset` for `wallet` in the batch: its transaction and counterparty. */
@@ -117,7 +119,8 @@ export function balanceItems(
       symbol: native ? chain.nativeSymbol : (token?.symbol ?? null),
       name: native ? chain.nativeName : (token?.name ?? null),
       decimals,
-      low_liquidity: price?.lowLiquidity ?? false,
+      // As the balances endpoint: the pricing row's flag; a token without one has no pool (low).
+      low_liquidity: price ? price.lowLiquidity : !native,
       pool_size_usd: price?.poolSize ?? null,
       // The native coin's logo is the registry's; token logos come from the token list, an API lookup.
       token_metadata: { logo: native ? (chain.nativeLogoUrl ?? chain.logoUrl ?? null) : null },

@@ -1,11 +1,17 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import type { ActivityRow as DerivedActivity, DerivedBatch, TxRow } from '../../derive/index.js';
 import type { ActivityRow } from '../../shape/activity-row.js';
-import { shapeActivityItem } from '../../shape/activity-shape.js';
+import { priceEligible, priceToken, shapeActivityItem } from '../../shape/activity-shape.js';
 import type { LogRow, TransactionRow } from '../../shape/transaction-row.js';
 import { shapeTransaction } from '../../shape/transaction-shape.js';
 import type { StoreLogs } from '../chain-data.js';
-import { type BlockItems, type ItemToken, passes, type WebhookWatch } from './webhook-watch.js';
+import {
+  type BlockItems,
+  type ItemPrice,
+  type ItemToken,
+  passes,
+  type WebhookWatch,
+} from './webhook-watch.js';
 
 /** The chain fields the items show. */
 export type ItemChain = Pick<
@@ -111,7 +117,7 @@ const activityOrder = (a: DerivedActivity, b: DerivedActivity) =>
 
 /**
  * The `activities` items of one webhook: each activity row of a watched wallet that passes the
- * filters, shaped as the activity endpoint shapes it, plus the transaction's `tx_from`, `tx_to`,
+ * filters, shaped and priced as the activity endpoint shapes and prices it at the head, plus the transaction's `tx_from`, `tx_to`,
  * `tx_value` and, for calls, `call_type` and `data`.
  */
 export function activityItems(
@@ -120,6 +126,7 @@ export function activityItems(
   index: BatchIndex,
   watch: WebhookWatch,
   tokens: ReadonlyMap<string, ItemToken>,
+  prices: ReadonlyMap<string, ItemPrice>,
 ): BlockItems[] {
   const rows = batch.activity.filter((row) => {
     if (!watch.addresses.has(row.wallet)) return false;
@@ -133,7 +140,16 @@ export function activityItems(
   });
   rows.sort(activityOrder);
   const entries = rows.map((row) => {
-    const item = shapeActivityItem(storedActivity(chain.chainId, row, tokens), chain, undefined);
+    const stored = storedActivity(chain.chainId, row, tokens);
+    // The current price, as the activity endpoint shows a row with no older price point.
+    const price = priceEligible(stored) ? prices.get(priceToken(stored)) : undefined;
+    const item = shapeActivityItem(
+      stored,
+      chain,
+      price && price.priceUsd !== null
+        ? { price_usd: price.priceUsd, pool_size: price.poolSize }
+        : undefined,
+    );
     item.address = row.wallet;
     const tx = index.txs.get(txKey(row.blockNumber, row.txIndex));
     if (tx) {

@@ -192,17 +192,21 @@ export async function queueWebhookDeliveries(
   }
   const tokens = await readTokens(tx, chainId, [...tokenAddresses], written.newTokens);
   const balanceWatches = watch.watches.filter((w) => w.type === 'balances');
-  let after = new Map<string, bigint>();
-  let prices = new Map<string, ItemPrice>();
-  if (balanceWatches.length > 0) {
-    after = await readBalances(tx, chainId, batch, balanceWatches);
-    const assets = new Set(touchedPairs(batch).map((p) => p.asset));
-    prices = await readPrices(tx, chainId, [...assets]);
+  const after =
+    balanceWatches.length > 0
+      ? await readBalances(tx, chainId, batch, balanceWatches)
+      : new Map<string, bigint>();
+  const assets = new Set<string>();
+  if (balanceWatches.length > 0) for (const p of touchedPairs(batch)) assets.add(p.asset);
+  if (watch.watches.some((w) => w.type === 'activities')) {
+    for (const row of batch.activity) assets.add(row.tokenAddress ?? 'native');
   }
+  const prices = await readPrices(tx, chainId, [...assets]);
   const index = indexBatch(batch);
   const blocks: BlockItems[] = [];
   for (const w of watch.watches) {
-    if (w.type === 'activities') blocks.push(...activityItems(chain, batch, index, w, tokens));
+    if (w.type === 'activities')
+      blocks.push(...activityItems(chain, batch, index, w, tokens, prices));
     else if (w.type === 'transactions')
       blocks.push(...transactionItems(chain, batch, index, w, written.storeLogs));
     else
