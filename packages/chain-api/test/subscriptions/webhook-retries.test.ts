@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../../src/keys/key-store.js';
@@ -290,4 +291,26 @@ describe('webhook retries, ordering, reorgs and SSRF', () => {
     expect(deepItems.every((i) => i.address === a)).toBe(true);
     await dispatcher.stop();
   }, 120_000);
+
+  it('a receiver that never answers holds back only its own webhook', async () => {
+    const hanging = createServer(() => {});
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const port = (hanging.address() as { port: number }).port;
+    const stuck = await hook({ url: `http://127.0.0.1:${port}/hook` });
+    const healthy = await hook();
+    const dispatcher = net.dispatcher({}, { timeoutMs: 120_000 });
+    try {
+      await mineSends([71n, 72n, 73n]);
+      await net.index();
+      await waitFor(
+        async () => (await statuses(healthy)).join() === 'delivered,delivered,delivered',
+        'the healthy webhook delivered',
+      );
+      expect(await statuses(stuck)).toEqual(['sending', 'pending', 'pending']);
+    } finally {
+      hanging.closeAllConnections();
+      hanging.close();
+      await dispatcher.stop();
+    }
+  });
 });
