@@ -1,4 +1,4 @@
-import type { Database } from '@sluice/db';
+import type { Database, Listener } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { WebhookDeliveryConfig } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
@@ -11,6 +11,7 @@ import {
   pruneDeliveries,
 } from '../store/subscriptions/delivery-queue.js';
 import { deliveryStats } from '../store/subscriptions/delivery-stats.js';
+import { OUTBOX_CHANNEL } from '../store/subscriptions/queue-deliveries.js';
 import { deliveryRequest } from './delivery-request.js';
 import { DeliveryError } from './errors.js';
 import { createWebhookSender } from './webhook-sender.js';
@@ -183,6 +184,14 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
+  // Woken at once when a batch queued deliveries (polling stays the fallback for lost notices).
+  let listener: Listener | undefined;
+  const listening = db
+    .listen(OUTBOX_CHANNEL, () => wake())
+    .then((l) => {
+      listener = l;
+    })
+    .catch((error: unknown) => log.warn({ err: messageOf(error) }, 'webhook outbox LISTEN failed'));
   const running = loop();
   return {
     counters: () => ({ ...counters }),
@@ -192,6 +201,8 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       wake();
       await running;
       await Promise.allSettled([...inFlight]);
+      await listening;
+      await listener?.close();
       sender.close();
     },
   };

@@ -12,6 +12,20 @@ import type {
   WebhookWatch,
 } from './webhook-watch.js';
 
+/** NOTIFY channel that wakes dispatchers when deliveries were queued (sent at commit). */
+export const OUTBOX_CHANNEL = 'webhook_outbox';
+
+/**
+ * Tells listening dispatchers that deliveries were queued; PostgreSQL delivers it at commit, so
+ * it never announces rows of a transaction that rolled back.
+ *
+ * @example
+ * await notifyOutbox(tx);
+ */
+export async function notifyOutbox(tx: Queryable): Promise<void> {
+  await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`);
+}
+
 /** The webhooks a batch feeds and the balances before it, read before the batch is written. */
 export interface BatchWatch {
   watches: WebhookWatch[];
@@ -235,6 +249,7 @@ export async function queueWebhookDeliveries(
       rows.map((r) => r.items.length),
     ],
   );
+  await notifyOutbox(tx);
   return rows.length;
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '@sluice/db';
+import { notifyOutbox } from './queue-deliveries.js';
 
 /**
  * The webhook outbox's part of a rollback of `chain` to `target` (in the rollback's transaction):
@@ -43,5 +44,6 @@ export async function rollbackWebhookDeliveries(
     params,
   );
   await tx.query(`delete from webhook_deliveries where ${replaced} and attempts = 0`, params);
+  if (rowCount > 0) await notifyOutbox(tx);
   return rowCount;
 }
