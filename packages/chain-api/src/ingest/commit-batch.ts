@@ -3,6 +3,7 @@ import type { ChainConfig } from '../chains/index.js';
 import { applyPoolEvents, type PoolChanges, type PoolState } from '../derive/index.js';
 import { applyAbsolutes, type ReconcilePlan, type Reconciler } from '../reconcile/index.js';
 import { type StoreLogs, withCopyTransaction, writeBatch } from '../store/index.js';
+import type { ItemChain } from '../store/subscriptions/event-items.js';
 import {
   hasWebhookTables,
   queueWebhookDeliveries,
@@ -15,17 +16,8 @@ import type { Prepared } from './prepare-batch.js';
 /** The indexer's parts a batch is written with. */
 export interface CommitDeps {
   db: Database;
-  chain: Pick<
-    ChainConfig,
-    | 'chainId'
-    | 'finalityDepth'
-    | 'name'
-    | 'nativeSymbol'
-    | 'nativeName'
-    | 'nativeDecimals'
-    | 'nativeLogoUrl'
-    | 'logoUrl'
-  >;
+  /** The finality depth, and what webhook items show of the chain. */
+  chain: Pick<ChainConfig, 'finalityDepth'> & ItemChain;
   lock: LeaderLock;
   reconciler: Reconciler;
   maxBatchSize: number;
