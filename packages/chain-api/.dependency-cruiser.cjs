@@ -3,10 +3,20 @@
 // one-way, so no folder-level cycle can form). `npm run lint` runs this (see docs/architecture.md).
 const layers = [
   ['text', 'errors', 'config'],
-  ['chains', 'rpc', 'decode'],
-  ['derive'],
+  ['chains', 'rpc', 'decode', 'net'],
+  ['derive', 'shape'],
   ['store'],
-  ['reorg', 'reconcile', 'pricing', 'nft', 'defi', 'keys', 'change-feed', 'replicas'],
+  [
+    'reorg',
+    'reconcile',
+    'pricing',
+    'nft',
+    'defi',
+    'keys',
+    'change-feed',
+    'replicas',
+    'subscriptions',
+  ],
   ['ingest'],
   ['wallets'],
   ['api'],

@@ -223,8 +223,7 @@ describe('NFT spam on a chain the repo did not deploy', () => {
         [chainId, lure],
       );
       return (
-        rows[0]!.scored_at > before[0]!.scored_at &&
-        passes.slice(seen).some((p) => p.touched > 0)
+        rows[0]!.scored_at > before[0]!.scored_at && passes.slice(seen).some((p) => p.touched > 0)
       );
     });
     const entries = await collectibles(wallets[9]!, withScores);

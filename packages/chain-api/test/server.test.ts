@@ -102,6 +102,8 @@ describe('public endpoints', () => {
       '/beta/evm/subscriptions/webhooks',
       '/beta/evm/subscriptions/webhooks/{webhookId}',
       '/beta/evm/subscriptions/webhooks/{webhookId}/addresses',
+      '/beta/evm/subscriptions/webhooks/{webhookId}/deliveries',
+      '/beta/evm/subscriptions/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
       '/beta/evm/subscriptions/webhooks/{webhookId}/secret/rotate',
       '/health',
       '/v1/evm/activity/{address}',

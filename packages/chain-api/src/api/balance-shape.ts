@@ -1,6 +1,6 @@
 import type { ChainConfig } from '../chains/chain-config.js';
+import { setIfPresent, usdValue } from '../shape/format.js';
 import type { PriceAtRequest, PricingLookups } from './context.js';
-import { setIfPresent, usdValue } from './format.js';
 import type { BalanceRow } from './queries/balances-query.js';
 import type { PriceLookup } from './response-cache/live-prices.js';
 

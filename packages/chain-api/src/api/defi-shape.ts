@@ -7,7 +7,7 @@ import type {
   VaultPositionState,
 } from '../defi/read-positions.js';
 import { inRange } from '../defi/uniswap-v3-math.js';
-import { setIfPresent, usdValue } from './format.js';
+import { setIfPresent, usdValue } from '../shape/format.js';
 
 /** What the shaping needs to know about a token. */
 export interface TokenView {

@@ -11,6 +11,7 @@ import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { createNodeClientRegistry, type NodeClientRegistry } from '../rpc/node-client-registry.js';
 import type { TransactionalDb } from '../store/subscriptions/webhook-row.js';
+import type { Dispatcher } from '../subscriptions/dispatcher.js';
 import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
@@ -56,6 +57,7 @@ import { tokenInfoRoute } from './routes/token-info.js';
 import { tokenSearchRoute } from './routes/token-search.js';
 import { transactionsRoute } from './routes/transactions.js';
 import { walletsTrackRoute } from './routes/wallets-track.js';
+import { webhookDeliveriesRoute } from './routes/webhook-deliveries.js';
 import {
   registerSubscriptions,
   type SubscriptionServerOptions,
@@ -76,6 +78,8 @@ export interface ApiServerOptions {
   changeFeed?: ChangeFeed;
   /** The read path's state for /health (with a `ReadRouter`). */
   readServers?: () => ReadServersHealth;
+  /** The webhook dispatcher of this process, for /health (absent: outbox counts only). */
+  webhookDispatcher?: Pick<Dispatcher, 'counters'>;
   /**
    * Runs before each keyed request's handler (see `useReadFence`): answers never older than
    * what another API process already served. Absent: no fence (one API process).
@@ -252,7 +256,12 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   await registerRateLimit(app, opts.rateLimit);
 
   await app.register(
-    healthRoute({ ...ctx, ping: () => opts.db.ping(), readServers: opts.readServers }),
+    healthRoute({
+      ...ctx,
+      ping: () => opts.db.ping(),
+      readServers: opts.readServers,
+      webhooks: opts.webhookDispatcher,
+    }),
   );
   const consolePage = consolePageOptions(opts.console);
   await app.register(
@@ -318,6 +327,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       });
     },
     { prefix: '/v1/evm' },
+  );
+  await app.register(
+    async (beta) => {
+      beta.addHook('onRequest', requireApiKey(verifier));
+      await beta.register(webhookDeliveriesRoute(ctx));
+    },
+    { prefix: '/beta/evm' },
   );
   // Last, so a failure above cannot leave the LISTEN connection open; handlers read
   // ctx.caching per request.

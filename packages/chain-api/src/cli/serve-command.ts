@@ -10,6 +10,7 @@ import { redisChangeChannel, startChangeRelay } from '../change-feed/redis-chang
 import type { AppConfig } from '../config/index.js';
 import { createKeyStore, keysReadThenPrimary } from '../keys/key-store.js';
 import { createNodeClientRegistry } from '../rpc/index.js';
+import { startDispatcher } from '../subscriptions/dispatcher.js';
 import type { Background } from './background.js';
 import { printBanner } from './banner.js';
 import { acquireDevnetLock, assertPortFree, loadDevnetDemoKey } from './devnet-guard.js';
@@ -83,6 +84,13 @@ export async function serveCommand(
     // Keys are created and seeded on the primary (where the CLI creates them too).
     const keyStore = createKeyStore(apiDb);
     if (config.apiKeys.length > 0) await keyStore.seed(config.apiKeys);
+    // Every serve/index process sends webhook deliveries; their claims never overlap.
+    const dispatcher = startDispatcher({
+      db,
+      log: log.child({ worker: 'webhooks' }),
+      config: config.webhooks,
+    });
+    cleanups.push(() => dispatcher.stop());
 
     let redis: RedisClient | undefined;
     if (config.redisUrl) {
@@ -134,6 +142,7 @@ export async function serveCommand(
       changeFeed: reads.feed,
       readFence: reads.fence,
       readServers: reads.router ? () => readServersHealth(reads.router!) : undefined,
+      webhookDispatcher: dispatcher,
       chains,
       nodes,
       wellKnownChains: knownChains,

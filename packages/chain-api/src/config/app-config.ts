@@ -53,7 +53,7 @@ export interface AppConfig {
   nft: NftEnvOptions;
   /** Pricing liquidity thresholds (PRICING_MIN_LIQUIDITY_USD, LOW_LIQUIDITY_USD). */
   pricing: PricingThresholds;
-  /** Webhook subscriptions (WEBHOOK_ALLOW_HOSTS, WEBHOOK_RETRY_SCHEDULE_MS). */
+  /** Webhook subscriptions and their deliveries (WEBHOOK_*). */
   webhooks: WebhooksConfig;
   /** `CI=true`: backfill progress as log lines even on a terminal. */
   ci: boolean;

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { ConfigError } from '../errors/index.js';
-import { type Env, list, text } from './env-readers.js';
+import { type Env, integer, list, text } from './env-readers.js';
 
-/** Webhook subscriptions: who may receive deliveries and when failed ones are retried. */
+/** Webhook subscriptions: who may receive deliveries, when failed ones are retried, how fast. */
 export interface WebhooksConfig {
   /**
    * WEBHOOK_ALLOW_HOSTS: `host` or `host:port` entries (lower-case; IPv6 in brackets) exempt from
@@ -11,6 +11,12 @@ export interface WebhooksConfig {
   allowHosts: string[];
   /** WEBHOOK_RETRY_SCHEDULE_MS: delay before each retry of a failed delivery, in order. */
   retryScheduleMs: number[];
+  /** WEBHOOK_POLL_MS: dispatcher poll interval when nothing was due (a commit also wakes it). */
+  pollIntervalMs: number;
+  /** WEBHOOK_CONCURRENCY: deliveries in flight at once in one process. */
+  concurrency: number;
+  /** WEBHOOK_MAX_CONNECTIONS_PER_HOST: connections open at once to one receiver, per process. */
+  maxConnectionsPerHost: number;
 }
 
 /**
@@ -49,13 +55,14 @@ function validPort(port: string | undefined): boolean {
 }
 
 /**
- * Reads WEBHOOK_ALLOW_HOSTS (comma-separated `host` or `host:port`) and WEBHOOK_RETRY_SCHEDULE_MS
- * (comma-separated delays in milliseconds, 1 to 20 of them, each 1 ms to 7 days). A bad value
- * throws one `ConfigError` naming the variable and the entry.
+ * Reads WEBHOOK_ALLOW_HOSTS (comma-separated `host` or `host:port`), WEBHOOK_RETRY_SCHEDULE_MS
+ * (comma-separated delays in milliseconds, 1 to 20 of them, each 1 ms to 7 days), WEBHOOK_POLL_MS,
+ * WEBHOOK_CONCURRENCY and WEBHOOK_MAX_CONNECTIONS_PER_HOST. A bad value throws one `ConfigError`
+ * naming the variable and the entry.
  *
  * @example
  * webhooksConfigFromEnv({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1:8080', WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000' });
- * // { allowHosts: ['127.0.0.1:8080'], retryScheduleMs: [1000, 2000] }
+ * // { allowHosts: ['127.0.0.1:8080'], retryScheduleMs: [1000, 2000], pollIntervalMs: 100, ... }
  */
 export function webhooksConfigFromEnv(env: Env): WebhooksConfig {
   const allowHosts = list(env, 'WEBHOOK_ALLOW_HOSTS').map((raw) => {
@@ -68,7 +75,13 @@ export function webhooksConfigFromEnv(env: Env): WebhooksConfig {
     }
     return entry;
   });
-  return { allowHosts, retryScheduleMs: retrySchedule(env) };
+  return {
+    allowHosts,
+    retryScheduleMs: retrySchedule(env),
+    pollIntervalMs: integer(env, 'WEBHOOK_POLL_MS', 100, 10, 60_000),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 4096),
+    maxConnectionsPerHost: integer(env, 'WEBHOOK_MAX_CONNECTIONS_PER_HOST', 16, 1, 1024),
+  };
 }
 
 function retrySchedule(env: Env): number[] {

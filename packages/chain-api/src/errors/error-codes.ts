@@ -96,6 +96,16 @@ export const errorCodes = {
   URI_CALL_FAILED: { retryable: false, summary: 'tokenURI/uri reverted' },
   RPC_UNAVAILABLE: { retryable: true, summary: 'The node could not be asked for a token URI' },
 
+  // Webhook deliveries (stored in webhook_deliveries.last_error as `code: message`)
+  WEBHOOK_BAD_URL: { retryable: false, summary: 'A webhook URL is not an http(s) URL' },
+  WEBHOOK_BLOCKED_ADDRESS: {
+    retryable: true,
+    summary: 'A webhook host resolved to a private address at connect time',
+  },
+  WEBHOOK_TIMEOUT: { retryable: true, summary: 'A webhook receiver did not answer in time' },
+  WEBHOOK_HTTP_STATUS: { retryable: true, summary: 'A webhook receiver answered a non-2xx status' },
+  WEBHOOK_NETWORK: { retryable: true, summary: 'A webhook receiver could not be reached' },
+
   // Devnet
   DEVNET_FAILED: { retryable: false, summary: 'The devnet failed' },
   ANVIL_NOT_FOUND: { retryable: false, summary: 'No anvil binary was found' },

@@ -3,6 +3,12 @@ import type { ChainConfig } from '../chains/index.js';
 import { applyPoolEvents, type PoolChanges, type PoolState } from '../derive/index.js';
 import { applyAbsolutes, type ReconcilePlan, type Reconciler } from '../reconcile/index.js';
 import { type StoreLogs, withCopyTransaction, writeBatch } from '../store/index.js';
+import type { ItemChain } from '../store/subscriptions/event-items.js';
+import {
+  hasWebhookTables,
+  queueWebhookDeliveries,
+  watchBatch,
+} from '../store/subscriptions/queue-deliveries.js';
 import type { Checkpoint } from './indexer-types.js';
 import type { LeaderLock } from './leader-lock.js';
 import type { Prepared } from './prepare-batch.js';
@@ -10,11 +16,25 @@ import type { Prepared } from './prepare-batch.js';
 /** The indexer's parts a batch is written with. */
 export interface CommitDeps {
   db: Database;
-  chain: Pick<ChainConfig, 'chainId' | 'finalityDepth'>;
+  /** The finality depth, and what webhook items show of the chain. */
+  chain: Pick<ChainConfig, 'finalityDepth'> & ItemChain;
   lock: LeaderLock;
   reconciler: Reconciler;
   maxBatchSize: number;
   storeLogs: StoreLogs;
+}
+
+const webhookTables = new WeakMap<Database, Promise<boolean>>();
+
+/** Whether the store has webhooks to queue for, asked once per database (forgotten on failure). */
+function webhooksIn(db: Database): Promise<boolean> {
+  let known = webhookTables.get(db);
+  if (!known) {
+    known = hasWebhookTables(db);
+    known.catch(() => webhookTables.delete(db));
+    webhookTables.set(db, known);
+  }
+  return known;
 }
 
 /** What a committed batch changed, for the indexer's memory. */
@@ -48,9 +68,12 @@ export async function commitBatch(
   const backfillDone = batch.toBlock >= head;
   const plan = await deps.reconciler.plan(batch, prepared.reads, cp.block, head);
   applyAbsolutes(batch, plan);
+  const webhooks = await webhooksIn(deps.db);
   await withCopyTransaction(deps.db, async (tx) => {
     // Fence: a leader whose lock session died must not write another batch.
     await deps.lock.assertHeld(tx);
+    // Webhooks see the batch in the transaction that writes it: queued only if it commits.
+    const watch = webhooks ? await watchBatch(tx, deps.chain.chainId, batch) : null;
     await writeBatch(tx, {
       chainId: deps.chain.chainId,
       batch,
@@ -65,6 +88,12 @@ export async function commitBatch(
       storeLogs: deps.storeLogs,
     });
     await deps.reconciler.apply(tx, plan, batch, batch.toBlock > finalized);
+    if (watch) {
+      await queueWebhookDeliveries(tx, deps.chain, batch, watch, {
+        newTokens: prepared.newTokens,
+        storeLogs: deps.storeLogs,
+      });
+    }
   });
   return {
     plan,

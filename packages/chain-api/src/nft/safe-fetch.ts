@@ -1,16 +1,13 @@
-import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { guardedLookup, literalAddressClass, type Resolver } from '../net/guarded-lookup.js';
 import { limitText } from '../text/limit-text.js';
 import { SafeFetchError } from './errors.js';
-import { classifyAddress } from './ip-policy.js';
 
-/** Resolves a host name to its addresses (the system resolver by default; tests inject their own). */
-export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+export type { Resolver } from '../net/guarded-lookup.js';
 
 /** Options of {@link createSafeFetcher}. */
 export interface SafeFetcherOptions {
@@ -86,8 +83,10 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
   const allowHosts = new Set((options.allowHosts ?? []).map((host) => host.toLowerCase()));
   const exempt = (url: URL) =>
     allowPrivate || allowHosts.has(url.host) || allowHosts.has(url.hostname);
-  const strictLookup = guardedLookup(resolve, false);
-  const openLookup = guardedLookup(resolve, true);
+  const refuse = (code: 'BLOCKED_ADDRESS' | 'NETWORK', message: string, detail: string) =>
+    new SafeFetchError(code, message, detail);
+  const strictLookup = guardedLookup(resolve, false, refuse);
+  const openLookup = guardedLookup(resolve, true, refuse);
   // No lookup on the agents: each request passes its own (strict unless its host is exempt).
   const agentOptions = { keepAlive: true, maxSockets: 16 };
   const httpAgent = new http.Agent(agentOptions);
@@ -208,46 +207,16 @@ function parseUrl(input: string): URL {
   return url;
 }
 
-/** IP-literal hosts never reach `lookup`, so they are checked here (the URL parser already
- * canonicalised decimal/octal/hex IPv4 spellings such as `http://2130706433/`). */
 function checkLiteralHost(url: URL, allowPrivate: boolean): void {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (allowPrivate || isIP(host) === 0) return;
-  const cls = classifyAddress(host);
-  if (cls !== null) throw new SafeFetchError('BLOCKED_ADDRESS', `refused ${cls} address`, host);
-}
-
-function guardedLookup(resolve: Resolver, allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname)
-      .then((found) => {
-        const wanted = options.family === 4 || options.family === 6 ? options.family : undefined;
-        const addresses = wanted ? found.filter((a) => a.family === wanted) : found;
-        if (addresses.length === 0) {
-          throw new SafeFetchError('NETWORK', 'host name has no address', hostname);
-        }
-        if (!allowPrivate) {
-          // Refuse if ANY address is non-public: an attacker controls which one gets connected to.
-          for (const { address } of addresses) {
-            const cls = classifyAddress(address);
-            if (cls !== null) {
-              throw new SafeFetchError(
-                'BLOCKED_ADDRESS',
-                `refused ${cls} address`,
-                `${hostname} -> ${address}`,
-              );
-            }
-          }
-        }
-        if (options.all) {
-          callback(null, addresses);
-        } else {
-          const first = addresses[0]!;
-          callback(null, first.address, first.family);
-        }
-      })
-      .catch((error: NodeJS.ErrnoException) => callback(error, ''));
-  };
+  if (allowPrivate) return;
+  const cls = literalAddressClass(url.hostname);
+  if (cls !== null) {
+    throw new SafeFetchError(
+      'BLOCKED_ADDRESS',
+      `refused ${cls} address`,
+      url.hostname.replace(/^\[|\]$/g, ''),
+    );
+  }
 }
 
 function mediaType(header: string | undefined): string | undefined {

@@ -2,6 +2,7 @@ import type { Queryable } from '@sluice/db';
 import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
 import { StoreChangeBuilder } from '../store/changes/store-change.js';
 import { rewindCheckpoint } from '../store/checkpoints.js';
+import { rollbackWebhookDeliveries } from '../store/subscriptions/rollback-deliveries.js';
 import { dropUndoAbove, replayUndo, undoBatchStart } from '../store/undo/replay-undo.js';
 
 /**
@@ -26,6 +27,8 @@ export async function rollbackTo(
   await replayUndo(tx, chain, target, change);
   await publishStoreChange(tx, change);
   await dropUndoAbove(tx, chain, target);
+  // Receivers that saw a replaced block hear of it before the new branch's events.
+  await rollbackWebhookDeliveries(tx, chain, target);
   const hash = await rewindCheckpoint(tx, chain, target);
   return { target, hash, restorable: batchFrom !== undefined };
 }

@@ -5,6 +5,7 @@ import { chainMigrations } from './chain-migrations.js';
 import { changeMigrations } from './changes/change-migrations.js';
 import { nftMigrations } from './nft/nft-migrations.js';
 import { pricingMigrations } from './pricing/pricing-migrations.js';
+import { deliveryMigrations } from './subscriptions/delivery-migrations.js';
 import { subscriptionMigrations } from './subscriptions/subscription-migrations.js';
 import { walletsMigrations } from './wallets/wallets-migrations.js';
 
@@ -24,4 +25,6 @@ export const storeMigrations: readonly Migration[] = [
   ...changeMigrations,
   // Webhook subscriptions, after the keys they belong to.
   ...subscriptionMigrations,
+  // The webhook outbox, after the webhooks it delivers for.
+  ...deliveryMigrations,
 ];

@@ -1,6 +1,6 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
+import { usdValue } from '../../shape/format.js';
 import type { ApiContext } from '../context.js';
-import { usdValue } from '../format.js';
 import { signedErc20Delta } from '../queries/historical-balances-query.js';
 import { indexedRange } from './past-block.js';
 import type { PastStateReader } from './state-reader.js';

@@ -1,4 +1,7 @@
+import type { LogRow, TransactionRow } from '../../shape/transaction-row.js';
 import { preparedQuery, type ReadDb } from './prepared-query.js';
+
+export type { LogRow, TransactionRow } from '../../shape/transaction-row.js';
 
 /** Keyset position in a wallet's transactions: the last row's sort key. */
 export type TransactionKey = [
@@ -13,36 +16,6 @@ export interface TransactionsQuery {
   chainIds: number[];
   after?: TransactionKey | undefined;
   limit: number;
-}
-
-export interface TransactionRow {
-  chain_id: number;
-  block_number: string;
-  block_time: number;
-  block_hash: string;
-  tx_index: number;
-  hash: string;
-  from_address: string;
-  to_address: string | null;
-  contract_address: string | null;
-  value: string;
-  data: string;
-  status: number;
-  gas_used: string;
-  effective_gas_price: string | null;
-}
-
-export interface LogRow {
-  chain_id: number;
-  block_number: string;
-  tx_index: number;
-  log_index: number;
-  address: string;
-  topic0: string | null;
-  topic1: string | null;
-  topic2: string | null;
-  topic3: string | null;
-  data: string;
 }
 
 /** One side (sender or recipient) of a chain's newest transactions after the cursor. */

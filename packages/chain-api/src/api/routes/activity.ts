@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
+import {
+  type ActivityPrice,
+  priceEligible,
+  priceToken,
+  shapeActivityItem,
+} from '../../shape/activity-shape.js';
 import { priceHistoryWarning } from '../../wallets/price-coverage.js';
-import { type ActivityPrice, shapeActivityItem } from '../activity-shape.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, type PricingLookups, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
@@ -44,11 +49,6 @@ const queryParams = defineParams({
 });
 
 /** Whether the feed query joins a current price to the row (moved native or ERC20, no swap). */
-function priceEligible(row: ActivityRow): boolean {
-  return (row.asset_type === 'native' || row.asset_type === 'erc20') && row.type !== 'swap';
-}
-
-const priceToken = (row: ActivityRow) => row.token_address ?? 'native';
 
 /**
  * The price of each row at its block time, for the rows priced now (a current price or pool):

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
+import { setIfPresent, utcIso } from '../../shape/format.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
-import { setIfPresent, utcIso } from '../format.js';
 import { walletAddressParam } from '../params/address-params.js';
 import { booleanParam } from '../params/choice-params.js';
 import { limitParam } from '../params/number-params.js';

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ReadServerStatus } from '../../replicas/read-server.js';
+import { deliveryStats } from '../../store/subscriptions/delivery-stats.js';
+import type { Dispatcher } from '../../subscriptions/dispatcher.js';
 import type { ApiContext } from '../context.js';
 
 /** What /health shows of the read path when reads go to standbys. */
@@ -34,6 +36,26 @@ const healthSchema = {
           lag_seconds: { type: ['number', 'null'] },
           queries: { type: 'integer' },
           error: { type: 'string' },
+        },
+      },
+    },
+    // The webhook outbox (src/subscriptions): deliveries by status, the oldest waiting one's age
+    // and this process's dispatcher counters.
+    webhooks: {
+      type: 'object',
+      properties: {
+        pending: { type: 'integer' },
+        sending: { type: 'integer' },
+        oldest_pending_seconds: { type: 'number' },
+        dispatcher: {
+          type: 'object',
+          properties: {
+            attempts: { type: 'integer' },
+            delivered: { type: 'integer' },
+            failed_attempts: { type: 'integer' },
+            events_delivered: { type: 'integer' },
+            in_flight: { type: 'integer' },
+          },
         },
       },
     },
@@ -102,7 +124,11 @@ const healthSchema = {
  * while some backfill or lost their node; 503 `error` when the database is unreachable.
  */
 export function healthRoute(
-  ctx: ApiContext & { ping(): Promise<void>; readServers?: (() => ReadServersHealth) | undefined },
+  ctx: ApiContext & {
+    ping(): Promise<void>;
+    readServers?: (() => ReadServersHealth) | undefined;
+    webhooks?: Pick<Dispatcher, 'counters'> | undefined;
+  },
 ) {
   return async (app: FastifyInstance) => {
     app.get(
@@ -131,7 +157,12 @@ export function healthRoute(
             .send({ status: 'error', database: 'unreachable', chains: [], ...readServers() });
         }
         const status = chains.every((chain) => chain.ready) ? 'ok' : 'syncing';
-        return { status, database: 'ok', chains, ...readServers() };
+        const stats = await deliveryStats(ctx.writeDb).catch(() => undefined);
+        const dispatcher = ctx.webhooks?.counters();
+        const webhooks = stats
+          ? { webhooks: { ...stats, ...(dispatcher ? { dispatcher } : {}) } }
+          : {};
+        return { status, database: 'ok', chains, ...webhooks, ...readServers() };
       },
     );
   };

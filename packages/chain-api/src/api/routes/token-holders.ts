@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { blockTimeIso } from '../../shape/format.js';
 import type { ApiContext } from '../context.js';
 import { cursorParam } from '../cursor.js';
 import { ApiError, invalidParameter } from '../errors.js';
-import { blockTimeIso } from '../format.js';
 import { parseAddress } from '../params/address-params.js';
 import { limitParam } from '../params/number-params.js';
 import { defineParams, type ParamSpec, quote } from '../params/param-spec.js';

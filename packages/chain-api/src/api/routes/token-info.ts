@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { usdValue } from '../../shape/format.js';
 import { shapeBalances } from '../balance-shape.js';
 import { chainIdsParam, resolveSingleChain } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { ApiError } from '../errors.js';
-import { usdValue } from '../format.js';
 import { tokenOrNativeParam } from '../params/address-params.js';
 import { historicalPricesParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';

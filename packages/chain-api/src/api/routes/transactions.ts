@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChainConfig } from '../../chains/chain-config.js';
+import { shapeTransaction } from '../../shape/transaction-shape.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
-import { utcIso } from '../format.js';
 import { walletAddressParam } from '../params/address-params.js';
 import { booleanParam } from '../params/choice-params.js';
 import { limitParam } from '../params/number-params.js';
@@ -13,14 +12,12 @@ import {
   selectTransactionLogs,
   selectTransactions,
   type TransactionKey,
-  type TransactionRow,
 } from '../queries/transactions-query.js';
 import { chainsNotReady } from '../readiness.js';
 import { walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { errorResponses } from '../schemas/common-schemas.js';
 import { transactionsResponseSchema } from '../schemas/transaction-schemas.js';
-import { decodeTransactionInput, decodeTransactionLog } from '../tx-decode.js';
 import { walletBackfillGate } from '../wallet-backfill.js';
 
 const pathParams = defineParams({ address: walletAddressParam });
@@ -30,8 +27,6 @@ const queryParams = defineParams({
   limit: limitParam({ min: 1, max: 100, fallback: 100 }),
   decode: booleanParam(false, 'Decode calldata and logs with the bundled signature registry.'),
 });
-
-const hex = (decimal: string): string => `0x${BigInt(decimal).toString(16)}`;
 
 function isTransactionKey(key: readonly (string | number)[]): key is TransactionKey {
   return (
@@ -43,55 +38,6 @@ function isTransactionKey(key: readonly (string | number)[]): key is Transaction
     /^\d{1,19}$/.test(key[2]) &&
     Number.isInteger(key[3])
   );
-}
-
-/** Maps a stored transaction (and its stored logs) to the peer's `Transaction`. */
-export function shapeTransaction(
-  wallet: string,
-  row: TransactionRow,
-  logs: readonly LogRow[],
-  chain: ChainConfig | undefined,
-  decode: boolean,
-): Record<string, unknown> {
-  const tx: Record<string, unknown> = {
-    address: wallet,
-    block_hash: row.block_hash,
-    block_number: row.block_number,
-    block_time: utcIso(row.block_time),
-    chain: chain?.name ?? String(row.chain_id),
-    chain_id: row.chain_id,
-    from: row.from_address,
-  };
-  if (row.to_address) tx.to = row.to_address;
-  if (row.contract_address) tx.contract_address = row.contract_address;
-  tx.data = row.data;
-  if (row.effective_gas_price !== null) tx.gas_price = hex(row.effective_gas_price);
-  tx.gas_used = hex(row.gas_used);
-  tx.hash = row.hash;
-  tx.index = String(row.tx_index);
-  tx.success = row.status === 1;
-  tx.value = hex(row.value);
-  if (decode) {
-    const decoded = decodeTransactionInput(row.data);
-    if (decoded) tx.decoded = decoded;
-  }
-  tx.logs = logs.map((log) => {
-    const topics = [log.topic0, log.topic1, log.topic2, log.topic3].filter(
-      (t): t is string => t !== null,
-    );
-    const out: Record<string, unknown> = {
-      address: log.address,
-      data: log.data,
-      topics,
-      log_index: log.log_index,
-    };
-    if (decode) {
-      const decoded = decodeTransactionLog(topics, log.data);
-      if (decoded) out.decoded = decoded;
-    }
-    return out;
-  });
-  return tx;
 }
 
 /** GET /v1/evm/transactions/{address} */

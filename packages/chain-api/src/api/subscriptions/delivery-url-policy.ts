@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress } from '../../nft/ip-policy.js';
+import { classifyAddress } from '../../net/ip-policy.js';
 
 /** Resolves a host name to all its addresses (the system resolver by default). */
 export type HostResolver = (hostname: string) => Promise<LookupAddress[]>;

@@ -77,6 +77,8 @@ export const ROLLED_BACK_OTHERWISE: Readonly<Record<string, string>> = {
   nft_cursors: 'worker cursor of URI events, re-read from the store on every pass',
   nft_discovery_cursors: 'discovery cursor keyed by block hash: a reorg makes it restart',
   tracked_wallets: 'wallets-mode requests: their blocks are where a backfill handed over',
+  webhook_deliveries:
+    'webhook outbox: rollbackWebhookDeliveries drops unsent rows above the target and queues removals of sent ones',
 };
 
 /**

@@ -1,12 +1,21 @@
 import type { ChainConfig } from '../chains/chain-config.js';
+import type { ActivityRow, TokenRef } from './activity-row.js';
 import { blockTimeIso, setIfPresent, usdValue } from './format.js';
-import type { ActivityRow, TokenRef } from './queries/activity-query.js';
 
 /** The USD price shown with an activity row and the pool size behind it. */
 export interface ActivityPrice {
   price_usd: number;
   pool_size: number | null;
 }
+
+/** Whether a row shows a price: native and ERC20 movements, not swaps (they carry two assets). */
+export function priceEligible(row: Pick<ActivityRow, 'asset_type' | 'type'>): boolean {
+  return (row.asset_type === 'native' || row.asset_type === 'erc20') && row.type !== 'swap';
+}
+
+/** The `token_prices` key of a row's asset. */
+export const priceToken = (row: Pick<ActivityRow, 'token_address'>) =>
+  row.token_address ?? 'native';
 
 function tokenRefMetadata(ref: TokenRef | null): Record<string, unknown> | undefined {
   if (!ref) return undefined;
@@ -28,7 +37,7 @@ function stringValue(value: unknown): string {
  */
 export function shapeActivityItem(
   row: ActivityRow,
-  chain: ChainConfig,
+  chain: Pick<ChainConfig, 'nativeSymbol' | 'nativeName' | 'nativeDecimals'>,
   price: ActivityPrice | undefined,
   logoOf?: (token: string) => string | undefined,
 ): Record<string, unknown> {

@@ -1,0 +1,213 @@
+/**
+ * Webhook delivery benchmark, in one run: N webhooks x M addresses (default 1,000 x 10) watch the
+ * wallets of a workload on anvil while a block is mined every 250 ms with transfers between them;
+ * the indexer follows the head and the dispatcher sends the outbox to a local receiver. Reports
+ * events delivered per second and p50/p99 latency from the batch transaction to the receiver's 2xx
+ * (`delivered_at - created_at` of each delivery), then a bare loop POSTing the same bodies to the
+ * same receiver at the same concurrency (the HTTP floor).
+ *
+ *   npm run bench:subscriptions -w @sluice/chain-api -- [--webhooks 1000] [--addresses 10]
+ *     [--seconds 30] [--block-ms 250] [--concurrency 64] [--pglite]
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { migrate } from '@sluice/db';
+import { createTestDatabase } from '@sluice/db/testing';
+import pino from 'pino';
+import { encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { startAnvil } from '../src/devnet/index.js';
+import { startIndexers } from '../src/ingest/index.js';
+import { createKeyStore } from '../src/keys/key-store.js';
+import { storeMigrations } from '../src/store/migrations.js';
+import { startDispatcher } from '../src/subscriptions/dispatcher.js';
+import { deployWorkload, rpcCall, send } from '../test/indexer/random-workload.js';
+import { workloadChain } from '../test/indexer/workload-chain.js';
+import { insertWebhook } from '../test/support/webhooks.js';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1] ?? fallback) : fallback;
+}
+const webhookCount = arg('webhooks', 1_000);
+const addressCount = arg('addresses', 10);
+const seconds = arg('seconds', 30);
+const blockMs = arg('block-ms', 250);
+const concurrency = arg('concurrency', 64);
+const log = pino({ level: 'warn' });
+const erc20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)']);
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+// Receiver: answers 200 to everything, counting events (items) per body.
+let received = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received++;
+    res.writeHead(200).end();
+  });
+});
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+const port = (receiver.address() as { port: number }).port;
+const url = `http://127.0.0.1:${port}/hook`;
+
+const anvil = await startAnvil();
+const w = await deployWorkload(anvil.rpcUrl, 20, 61);
+const t = await createTestDatabase(process.argv.includes('--pglite') ? 'pglite' : 'postgres');
+await migrate(t.db, storeMigrations);
+const { record } = await createKeyStore(t.db).create({ name: 'bench' });
+// Each webhook watches one or two of the active wallets plus random addresses nobody touches.
+for (let i = 0; i < webhookCount; i++) {
+  const active = [w.wallets[i % w.wallets.length]!, w.wallets[(i * 7 + 3) % w.wallets.length]!];
+  const idle = Array.from(
+    { length: Math.max(0, addressCount - 2) },
+    () => `0x${randomBytes(20).toString('hex')}`,
+  );
+  await insertWebhook(t.db, {
+    keyId: record.id,
+    url,
+    type: (['balances', 'activities', 'transactions'] as const)[i % 3]!,
+    addresses: [...active, ...idle],
+  });
+}
+
+const chain = workloadChain(anvil.rpcUrl, w, { finalityDepth: 64 });
+const indexers = await startIndexers({
+  db: t.db,
+  chains: [chain],
+  log,
+  pollIntervalMs: 25,
+  batchSize: 1,
+});
+while (!indexers.status()[0]?.ready) await new Promise((r) => setTimeout(r, 50));
+const { rows: startRows } = await t.db.query<{ n: string }>(
+  'select coalesce(max(seq), 0) as n from webhook_deliveries',
+);
+const startSeq = Number(startRows[0]?.n ?? 0);
+const dispatcher = startDispatcher({
+  db: t.db,
+  log,
+  config: {
+    allowHosts: ['127.0.0.1'],
+    retryScheduleMs: [1000],
+    pollIntervalMs: 20,
+    concurrency,
+    maxConnectionsPerHost: concurrency,
+  },
+});
+
+// Blocks every blockMs with a few transfers between the wallets.
+await rpcCall(anvil.rpcUrl, 'evm_setAutomine', [false]);
+const started = Date.now();
+let blocks = 0;
+while (Date.now() - started < seconds * 1000) {
+  const tick = Date.now();
+  for (let k = 0; k < 4; k++) {
+    const a = w.wallets[(blocks * 3 + k) % w.wallets.length] as Hex;
+    const b = w.wallets[(blocks * 5 + k + 1) % w.wallets.length] as Hex;
+    if (k % 2 === 0) await send(anvil.rpcUrl, a, b, '0x', 1000n + BigInt(blocks));
+    else {
+      const data = encodeFunctionData({
+        abi: erc20,
+        functionName: 'transfer',
+        args: [b, 10n ** 12n],
+      });
+      await send(anvil.rpcUrl, a, w.erc20[0] as Hex, data, 0n, 200_000n);
+    }
+  }
+  await rpcCall(anvil.rpcUrl, 'evm_mine');
+  blocks++;
+  await new Promise((r) => setTimeout(r, Math.max(0, blockMs - (Date.now() - tick))));
+}
+const produced = Date.now();
+// Drain: wait until everything queued so far is delivered (or 60 s).
+while (Date.now() - produced < 60_000) {
+  const { rows } = await t.db.query<{ n: string }>(
+    `select count(*) as n from webhook_deliveries where status in ('pending', 'sending') and seq > $1`,
+    [startSeq],
+  );
+  if (rows[0]?.n === '0') break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+const drained = Date.now();
+await dispatcher.stop();
+await indexers.stop();
+
+const { rows } = await t.db.query<{
+  items: string;
+  lat: number;
+  created: number;
+  delivered: number;
+  body: string;
+  url: string;
+}>(
+  `select d.item_count as items,
+          extract(epoch from d.delivered_at - d.created_at) * 1000 as lat,
+          extract(epoch from d.created_at) * 1000 as created,
+          extract(epoch from d.delivered_at) * 1000 as delivered,
+          d.items::text as body
+     from webhook_deliveries d where d.seq > $1 and d.status = 'delivered'`,
+  [startSeq],
+);
+const events = rows.reduce((s, r) => s + Number(r.items), 0);
+const first = Math.min(...rows.map((r) => Number(r.created)));
+const last = Math.max(...rows.map((r) => Number(r.delivered)));
+const latencies = rows.map((r) => Number(r.lat));
+
+// The bare loop: the same bodies, POSTed with fetch at the same concurrency.
+const bodies = rows.map((r) => r.body);
+const bareLat: number[] = [];
+const bareStart = Date.now();
+let next = 0;
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++]!;
+      const t0 = performance.now();
+      const res = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      await res.arrayBuffer();
+      bareLat.push(performance.now() - t0);
+    }
+  }),
+);
+const bareSeconds = (Date.now() - bareStart) / 1000;
+
+console.table([
+  {
+    run: 'sluice dispatcher',
+    webhooks: webhookCount,
+    addresses: webhookCount * addressCount,
+    blocks,
+    deliveries: rows.length,
+    events,
+    'events/s': Math.round(events / Math.max(0.001, (last - first) / 1000)),
+    'p50 ms': Math.round(pct(latencies, 50)),
+    'p99 ms': Math.round(pct(latencies, 99)),
+    note: `commit→2xx; drained ${((drained - produced) / 1000).toFixed(1)} s after the last block`,
+  },
+  {
+    run: 'bare POST loop',
+    webhooks: '',
+    addresses: '',
+    blocks: '',
+    deliveries: bodies.length,
+    events,
+    'events/s': Math.round(events / Math.max(0.001, bareSeconds)),
+    'p50 ms': Math.round(pct(bareLat, 50)),
+    'p99 ms': Math.round(pct(bareLat, 99)),
+    note: 'same bodies, same receiver, same concurrency (request→2xx)',
+  },
+]);
+console.log(`receiver got ${received} requests`);
+receiver.close();
+await t.drop();
+await anvil.stop();
+process.exit(0);

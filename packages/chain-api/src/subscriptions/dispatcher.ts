@@ -1,0 +1,209 @@
+import type { Database, Listener } from '@sluice/db';
+import type { Logger } from 'pino';
+import type { WebhooksConfig } from '../config/index.js';
+import { messageOf } from '../errors/index.js';
+import type { Resolver } from '../net/guarded-lookup.js';
+import {
+  type ClaimedDelivery,
+  claimDeliveries,
+  markDelivered,
+  markFailed,
+  pruneDeliveries,
+} from '../store/subscriptions/delivery-queue.js';
+import { deliveryStats } from '../store/subscriptions/delivery-stats.js';
+import { OUTBOX_CHANNEL } from '../store/subscriptions/queue-deliveries.js';
+import { deliveryRequest } from './delivery-request.js';
+import { DeliveryError } from './errors.js';
+import { createWebhookSender } from './webhook-sender.js';
+
+/** Options of {@link startDispatcher}. */
+export interface DispatcherOptions {
+  db: Database;
+  log: Logger;
+  config: Omit<WebhooksConfig, 'maxConnectionsPerHost'> &
+    Partial<Pick<WebhooksConfig, 'maxConnectionsPerHost'>>;
+  /** Deadline of one attempt. Default 10 s. */
+  timeoutMs?: number;
+  /** A webhook failing this long straight is switched off. Default 24 h. */
+  disableAfterMs?: number;
+  /** Host name resolver (tests). */
+  resolve?: Resolver;
+  /** Finished deliveries are kept this long for the delivery log. Default 7 days. */
+  retainMs?: number;
+}
+
+/** What this process's dispatcher has done since it started. */
+export interface DispatcherCounters {
+  attempts: number;
+  delivered: number;
+  failed_attempts: number;
+  events_delivered: number;
+  in_flight: number;
+}
+
+/** A running dispatcher. */
+export interface Dispatcher {
+  counters(): DispatcherCounters;
+  /** Looks for due deliveries now instead of at the next poll. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts sending the webhook outbox: claims due deliveries (several processes may run one each
+ * on the same store; claims never overlap), POSTs each signed body, and records the answer. A
+ * non-2xx answer, timeout or connection error is retried after `retryScheduleMs[n]`, then the
+ * delivery is failed. Each webhook has at most one delivery in flight per chain (the claim only
+ * picks a queue's oldest), so a slow receiver holds back only its own webhook; at most
+ * `concurrency` attempts run at once.
+ *
+ * @example
+ * const dispatcher = startDispatcher({ db, log, config: config.webhooks });
+ * await dispatcher.stop();
+ */
+export function startDispatcher(options: DispatcherOptions): Dispatcher {
+  const { db, log, config } = options;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const disableAfterMs = options.disableAfterMs ?? 86_400_000;
+  // A claim outlives the attempt's deadline; past it, a crashed sender's delivery goes out again.
+  const leaseMs = timeoutMs + 5_000;
+  const sender = createWebhookSender({
+    allowHosts: config.allowHosts,
+    timeoutMs,
+    maxSocketsPerHost: config.maxConnectionsPerHost,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+  const inFlight = new Set<Promise<void>>();
+  const counters: DispatcherCounters = {
+    attempts: 0,
+    delivered: 0,
+    failed_attempts: 0,
+    events_delivered: 0,
+    in_flight: 0,
+  };
+  let stopped = false;
+  let wakeUp: (() => void) | undefined;
+  const wake = () => wakeUp?.();
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    counters.attempts++;
+    const { body, headers } = deliveryRequest(delivery, new Date());
+    try {
+      const { status } = await sender.post(delivery.url, headers, body);
+      await markDelivered(db, delivery, status);
+      counters.delivered++;
+      counters.events_delivered += delivery.itemCount;
+    } catch (thrown) {
+      counters.failed_attempts++;
+      const error =
+        thrown instanceof DeliveryError
+          ? thrown
+          : new DeliveryError('WEBHOOK_NETWORK', messageOf(thrown));
+      const retryDelayMs = config.retryScheduleMs[delivery.attempt - 1];
+      const outcome = await markFailed(db, delivery, {
+        status: error.status,
+        error: `${error.code}: ${error.shortMessage}`,
+        retryDelayMs,
+        disableAfterMs,
+      });
+      log.warn(
+        {
+          webhook: delivery.webhookId,
+          delivery: delivery.id,
+          attempt: delivery.attempt,
+          code: error.code,
+          final: outcome.final,
+          disabled: outcome.disabled,
+        },
+        'webhook delivery attempt failed',
+      );
+    }
+  }
+
+  function launch(delivery: ClaimedDelivery): void {
+    const running: Promise<void> = attempt(delivery)
+      .catch((error: unknown) => {
+        // The store was unreachable: the claim expires and the delivery goes out again (same id).
+        log.error(
+          { delivery: delivery.id, err: messageOf(error) },
+          'webhook delivery not recorded',
+        );
+      })
+      .finally(() => {
+        inFlight.delete(running);
+        counters.in_flight = inFlight.size;
+        wake();
+      });
+    inFlight.add(running);
+    counters.in_flight = inFlight.size;
+  }
+
+  let nextHousekeeping = Date.now() + 60_000;
+  let housekeepingRuns = 0;
+  /** Once a minute: a log line with the outbox's lag; every 10 minutes: drop old finished rows. */
+  async function housekeeping(): Promise<void> {
+    if (Date.now() < nextHousekeeping) return;
+    nextHousekeeping = Date.now() + 60_000;
+    try {
+      const stats = await deliveryStats(db);
+      log.info({ ...stats, ...counters }, 'webhook outbox');
+      if (housekeepingRuns++ % 10 === 0) {
+        await pruneDeliveries(db, options.retainMs ?? 7 * 86_400_000, 10_000);
+      }
+    } catch (error) {
+      log.warn({ err: messageOf(error) }, 'webhook outbox housekeeping failed');
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      await housekeeping();
+      const free = config.concurrency - inFlight.size;
+      let claimed: ClaimedDelivery[] = [];
+      let pause = config.pollIntervalMs;
+      if (free > 0) {
+        try {
+          claimed = await claimDeliveries(db, free, leaseMs);
+        } catch (error) {
+          // The store is down or restarting: look again in a second, not at the poll rate.
+          pause = Math.max(pause, 1_000);
+          log.warn({ err: messageOf(error) }, 'webhook outbox claim failed');
+        }
+      }
+      for (const delivery of claimed) launch(delivery);
+      if (claimed.length > 0 && claimed.length === free) continue;
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pause);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = undefined;
+    }
+  }
+
+  // Woken at once when a batch queued deliveries (polling stays the fallback for lost notices).
+  let listener: Listener | undefined;
+  const listening = db
+    .listen(OUTBOX_CHANNEL, () => wake())
+    .then((l) => {
+      listener = l;
+    })
+    .catch((error: unknown) => log.warn({ err: messageOf(error) }, 'webhook outbox LISTEN failed'));
+  const running = loop();
+  return {
+    counters: () => ({ ...counters }),
+    wake,
+    async stop() {
+      stopped = true;
+      wake();
+      await running;
+      await Promise.allSettled([...inFlight]);
+      await listening;
+      await listener?.close();
+      sender.close();
+    },
+  };
+}

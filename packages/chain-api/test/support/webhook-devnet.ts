@@ -1,0 +1,142 @@
+import { type Database, migrate } from '@sluice/db';
+import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { createApiServer } from '../../src/api/server.js';
+import type { ChainConfig } from '../../src/chains/index.js';
+import type { WebhooksConfig } from '../../src/config/index.js';
+import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
+import { indexOnce } from '../../src/ingest/index.js';
+import { createKeyStore } from '../../src/keys/key-store.js';
+import type { Resolver } from '../../src/net/guarded-lookup.js';
+import { storeMigrations } from '../../src/store/migrations.js';
+import { type Dispatcher, startDispatcher } from '../../src/subscriptions/dispatcher.js';
+import {
+  deployWorkload,
+  rpcCall,
+  send,
+  type Workload,
+  waitReceipt,
+} from '../indexer/random-workload.js';
+import { workloadChain } from '../indexer/workload-chain.js';
+
+export const silent = pino({ level: 'silent' });
+const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+
+/** anvil with the random workload's contracts, a migrated store, an API key and an API server. */
+export interface WebhookDevnet {
+  anvil: AnvilInstance;
+  w: Workload;
+  t: TestDatabase;
+  db: Database;
+  keyId: string;
+  key: string;
+  chain: ChainConfig;
+  app: FastifyInstance;
+  apiUrl: string;
+  /** Indexes to the node's head, one block per batch (as at the head). */
+  index(): Promise<void>;
+  head(): Promise<bigint>;
+  /** eth_getBalance or balanceOf at `block`. */
+  balanceAt(wallet: string, asset: string, block: bigint): Promise<bigint>;
+  get(path: string): Promise<Record<string, unknown>>;
+  dispatcher(
+    config: Partial<WebhooksConfig>,
+    extra?: { disableAfterMs?: number; resolve?: Resolver; timeoutMs?: number },
+  ): Dispatcher;
+  close(): Promise<void>;
+}
+
+export async function startWebhookDevnet(
+  kind: 'postgres' | 'pglite' = 'postgres',
+): Promise<WebhookDevnet> {
+  const anvil = await startAnvil();
+  const w = await deployWorkload(anvil.rpcUrl, 6, 41);
+  // Each wallet sends once before any webhook exists, so the index knows its native balance
+  // (the first balances item of an address the index never stored has no amount_before).
+  for (const wallet of w.wallets)
+    await waitReceipt(anvil.rpcUrl, await send(anvil.rpcUrl, wallet, wallet, '0x', 1n));
+  const t = await createTestDatabase(kind);
+  const db = t.db;
+  await migrate(db, storeMigrations);
+  const { key, record } = await createKeyStore(db).create({ name: 'webhooks test' });
+  const chain = workloadChain(anvil.rpcUrl, w, { finalityDepth: 64 });
+  const app = await createApiServer({
+    db,
+    chains: [chain],
+    statusSource: {
+      status: () => [
+        {
+          chain_id: 31337,
+          name: chain.name,
+          head_block: 1,
+          indexed_block: 1,
+          lag_seconds: 0,
+          ready: true,
+        },
+      ],
+    },
+    cursorSecret: 'test-cursor-secret-0123456789abcdef',
+    rateLimit: { max: 1_000_000, windowMs: 60_000 },
+    logger: undefined,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const dispatchers: Dispatcher[] = [];
+  return {
+    anvil,
+    w,
+    t,
+    db,
+    keyId: record.id,
+    key,
+    chain,
+    app,
+    apiUrl,
+    async index() {
+      await indexOnce({ db, chains: [chain], log: silent, batchSize: 1, maxBatchSize: 1 });
+    },
+    head: async () => BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber')),
+    async balanceAt(wallet, asset, block) {
+      const tag = `0x${block.toString(16)}`;
+      if (asset === 'native') {
+        return BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_getBalance', [wallet, tag]));
+      }
+      const data = encodeFunctionData({
+        abi: erc20,
+        functionName: 'balanceOf',
+        args: [wallet as Hex],
+      });
+      return BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_call', [{ to: asset, data }, tag]));
+    },
+    async get(path) {
+      const res = await fetch(`${apiUrl}${path}`, { headers: { 'x-sim-api-key': key } });
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as Record<string, unknown>;
+    },
+    dispatcher(config, extra = {}) {
+      const d = startDispatcher({
+        db,
+        log: silent,
+        config: {
+          allowHosts: ['127.0.0.1'],
+          retryScheduleMs: [100, 200, 300, 400, 500],
+          pollIntervalMs: 20,
+          concurrency: 16,
+          ...config,
+        },
+        ...extra,
+      });
+      dispatchers.push(d);
+      return d;
+    },
+    async close() {
+      for (const d of dispatchers) await d.stop();
+      await app.close();
+      await t.drop();
+      await anvil.stop();
+    },
+  };
+}
