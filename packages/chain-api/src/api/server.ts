@@ -11,6 +11,7 @@ import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { createNodeClientRegistry, type NodeClientRegistry } from '../rpc/node-client-registry.js';
 import { createPriceCoverage } from '../wallets/price-coverage.js';
+import { defaultRequestLimits, type RequestLimits } from '../config/request-limits-config.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
@@ -24,6 +25,9 @@ import { createCursorCodec } from './cursor.js';
 import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
 import { sendHtmlPage } from './html/page.js';
+import { boundedReadDb } from './limits/bounded-db.js';
+import { deadlineReason, registerRequestDeadline } from './limits/request-deadline.js';
+import { scopedRpcs } from './limits/scoped-rpc.js';
 import { apiNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
 import type { ReadDb } from './queries/prepared-query.js';
@@ -117,6 +121,8 @@ export interface ApiServerOptions {
   rpc?: ReadonlyMap<number, RpcClient>;
   /** The browser console and wallet explorer (at `/` for browsers) and the image proxy. */
   console?: ConsoleServerOptions;
+  /** What one request may cost (deadline, node reads, rows, per-key slots); default: the defaults. */
+  limits?: Partial<RequestLimits> | undefined;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -147,10 +153,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('apiKey', null);
 
+  const limits: RequestLimits = { ...defaultRequestLimits, ...opts.limits };
+  // First hook: everything after it (auth included) runs inside the request's deadline.
+  registerRequestDeadline(app, limits);
   const ownNodes = opts.nodes ? undefined : createNodeClientRegistry();
   const nodes = opts.nodes ?? (ownNodes as NodeClientRegistry);
   const ctx: ApiContext = {
-    db: opts.db,
+    db: boundedReadDb(opts.db),
     writeDb: opts.writeDb ?? opts.db,
     registry: createChainRegistry(opts.chains, opts.wellKnownChains),
     cursors: createCursorCodec(opts.cursorSecret),
@@ -159,7 +168,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
     pastState: opts.pastState ?? createPastStateReader(nodes),
-    rpc: opts.rpc ?? apiNodeClients(nodes, opts.chains),
+    rpc: scopedRpcs(opts.rpc ?? apiNodeClients(nodes, opts.chains)),
     wallets: opts.chains.some((c) => c.mode === 'wallets')
       ? createWalletGate(opts.writeDb ?? opts.db, opts.chains, {
           waitMs: opts.walletWaitMs ?? 10_000,
@@ -178,7 +187,9 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     reply.header('x-content-type-options', 'nosniff');
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    // Past the deadline, whatever failed first (a cancelled statement, an aborted call) was it.
+    const error = deadlineReason(request, thrown) as typeof thrown;
     const format: ErrorFormat = request.routeOptions.config?.errorFormat ?? 'error';
     let status: number;
     let rendered: { contentType: string; body: string };

@@ -3,6 +3,7 @@ import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import { loadCursorSecret } from '../api/cursor-secret.js';
 import { checkpointStatusSource, type StatusSource } from '../api/readiness.js';
+import { boundedReadDb } from '../api/limits/bounded-db.js';
 import { createApiServer } from '../api/server.js';
 import type { ChainConfig } from '../chains/index.js';
 import { knownChains } from '../chains/index.js';
@@ -143,7 +144,9 @@ export async function serveCommand(
       rateLimit: { ...config.rateLimit, redis: redis?.redis },
       logger: log,
       trustProxy: config.trustProxy,
-      pricing: pricingLookups(reads.db, chains),
+      // Bounded like the routes' own reads: the deadline and the key's database slots apply.
+      pricing: pricingLookups(boundedReadDb(reads.db), chains),
+      limits: config.limits,
       responseCache: config.responseCache,
       walletWaitMs: config.wallets.waitMs,
       exampleWallet: devnet?.manifest.wallets.alice,

@@ -9,6 +9,8 @@ import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
 import type { ResponseCacheConfig } from '../../src/api/response-cache/start-response-cache.js';
 import type { SubscribeStoreChanges } from '../../src/api/response-cache/store-changes.js';
 import { createApiServer } from '../../src/api/server.js';
+import type { RequestLimits } from '../../src/config/request-limits-config.js';
+import type { NodeClientRegistry } from '../../src/rpc/node-client-registry.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
 import { knownChains, resolveChainConfig } from '../../src/chains/index.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
@@ -53,6 +55,8 @@ export async function startTestApi(
     subscribeStoreChanges?: SubscribeStoreChanges;
     readFence?: ReadFence;
     console?: ConsoleServerOptions;
+    limits?: Partial<RequestLimits>;
+    nodes?: NodeClientRegistry;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -88,6 +92,8 @@ export async function startTestApi(
     subscribeStoreChanges: opts.subscribeStoreChanges,
     readFence: opts.readFence,
     console: opts.console,
+    limits: opts.limits,
+    nodes: opts.nodes,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

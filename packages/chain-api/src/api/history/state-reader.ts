@@ -1,6 +1,7 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import { readBalances } from '../../reconcile/read-balances.js';
 import type { NodeClientRegistry, RpcClient } from '../../rpc/index.js';
+import { scopedRpc, takeNodeRead } from '../limits/scoped-rpc.js';
 
 /** Balances the node reports at one past block; null = the node could not say (not archive, down). */
 export interface NodeBalances {
@@ -26,18 +27,30 @@ export interface PastStateReader {
 /**
  * A reader over each chain's node: the registry's `history` clients (opened on first use, few
  * retries: an API request waits on it). A chain without `rpcUrl` answers null for everything.
+ * Inside a request each read takes one of its REQUEST_MAX_NODE_READS (past the budget: null for
+ * everything), its calls share its API key's node slots and stop at its deadline (`scopedRpc`).
  *
  * @example
  * const reader = createPastStateReader(nodes);
  * const { native, tokens } = await reader.read(chain, 120n, wallet, { native: true, tokens: [usdc] });
  */
 export function createPastStateReader(nodes: NodeClientRegistry): PastStateReader {
-  const client = (chain: ChainConfig): RpcClient | undefined => nodes.client(chain, 'history');
+  const clients = new Map<RpcClient, RpcClient>();
+  const client = (chain: ChainConfig): RpcClient | undefined => {
+    const shared = nodes.client(chain, 'history');
+    if (!shared) return undefined;
+    let scoped = clients.get(shared);
+    if (!scoped) {
+      scoped = scopedRpc(shared);
+      clients.set(shared, scoped);
+    }
+    return scoped;
+  };
   return {
     async read(chain, block, wallet, want) {
       const rpc = client(chain);
       const none: NodeBalances = { native: null, tokens: want.tokens.map(() => null) };
-      if (!rpc) return none;
+      if (!rpc || !takeNodeRead()) return none;
       const tag = `0x${block.toString(16)}`;
       const [native, tokens] = await Promise.all([
         want.native
