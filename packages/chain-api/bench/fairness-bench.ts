@@ -10,6 +10,7 @@
  *
  * FAIRNESS_SECONDS (default 20), FAIRNESS_SPAM_TOKENS (default 10000), FAIRNESS_LOGS (75000).
  */
+import { boundedReadDb } from '../src/api/limits/bounded-db.js';
 import { pricingLookups } from '../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../src/keys/key-store.js';
 import { startTestApi, testChains } from '../test/support/api-harness.js';
@@ -21,7 +22,7 @@ const spamTokens = Number(process.env.FAIRNESS_SPAM_TOKENS ?? 10_000);
 const logs = Number(process.env.FAIRNESS_LOGS ?? 75_000);
 
 const chains = testChains();
-const api = await startTestApi({ chains, pricingFrom: (db) => pricingLookups(db, chains) });
+const api = await startTestApi({ chains, pricingFrom: (db) => pricingLookups(boundedReadDb(db), chains) });
 try {
   const seeded = performance.now();
   const store = await seedHeavyStore(api.t.db, { spamTokens, days: 366, logs });

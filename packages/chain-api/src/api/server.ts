@@ -153,7 +153,14 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('apiKey', null);
 
-  const limits: RequestLimits = { ...defaultRequestLimits, ...opts.limits };
+  const walletWaitMs = opts.walletWaitMs ?? 10_000;
+  const configured: RequestLimits = { ...defaultRequestLimits, ...opts.limits };
+  // A first request for a wallets-mode wallet may wait for its backfill: the deadline covers the
+  // wait, so such a request answers (with its warning) instead of timing out.
+  const wallets = opts.chains.some((c) => c.mode === 'wallets');
+  const limits: RequestLimits = wallets
+    ? { ...configured, timeoutMs: Math.max(configured.timeoutMs, walletWaitMs + 2_000) }
+    : configured;
   // First hook: everything after it (auth included) runs inside the request's deadline.
   registerRequestDeadline(app, limits);
   const ownNodes = opts.nodes ? undefined : createNodeClientRegistry();
@@ -171,7 +178,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     rpc: scopedRpcs(opts.rpc ?? apiNodeClients(nodes, opts.chains)),
     wallets: opts.chains.some((c) => c.mode === 'wallets')
       ? createWalletGate(opts.writeDb ?? opts.db, opts.chains, {
-          waitMs: opts.walletWaitMs ?? 10_000,
+          waitMs: walletWaitMs,
         })
       : undefined,
     priceCoverage: createPriceCoverage(opts.db, opts.chains),

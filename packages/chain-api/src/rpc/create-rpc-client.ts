@@ -195,7 +195,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         }
         pending = still;
       } catch (error) {
-        if (signal?.aborted) throw signal.reason;
+        // The caller's own deadline: its reason, not a node failure to retry.
+        if (callSignal?.aborted) throw callSignal.reason;
         const err = toRpcError(error, method);
         if (!err.retryable) throw err;
         if (err instanceof RpcHttpError) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveChainConfig } from '../../src/chains/index.js';
+import { boundedReadDb } from '../../src/api/limits/bounded-db.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import { startTestApi, type TestApi } from '../support/api-harness.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
     chains: [chain],
     pricingFrom: (serverDb) => {
       db = serverDb;
-      return pricingLookups(serverDb, [chain]);
+      return pricingLookups(boundedReadDb(serverDb), [chain]);
     },
     limits: { maxNodeReads: MAX_NODE_READS, maxPortfolioTokens: 50 },
   });

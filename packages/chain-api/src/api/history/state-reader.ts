@@ -1,6 +1,7 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import { readBalances } from '../../reconcile/read-balances.js';
 import type { NodeClientRegistry, RpcClient } from '../../rpc/index.js';
+import { currentScope } from '../limits/request-scope.js';
 import { scopedRpc, takeNodeRead } from '../limits/scoped-rpc.js';
 
 /** Balances the node reports at one past block; null = the node could not say (not archive, down). */
@@ -59,20 +60,31 @@ export function createPastStateReader(nodes: NodeClientRegistry): PastStateReade
                 validate: (r) => typeof r === 'string' && /^0x[0-9a-f]+$/i.test(r),
               })
               .then((hex) => BigInt(hex))
-              .catch(() => null)
+              .catch(unlessCancelled(null))
           : Promise.resolve(null),
         readBalances(
           rpc,
           chain.multicall3 ?? null,
           want.tokens.map((token) => ({ token, wallet })),
           block,
-        ).catch(() => none.tokens),
+        ).catch(unlessCancelled(none.tokens)),
       ]);
       return { native, tokens: await zeroWithoutCode(rpc, want.tokens, tokens, tag) };
     },
     async close() {
       // The clients belong to the registry, which closes them.
     },
+  };
+}
+
+/**
+ * A failed read is "the node could not say" (`value`), unless the request it ran for was
+ * cancelled: then the cancellation goes on up (the answer must not pass for an incomplete one).
+ */
+function unlessCancelled<T>(value: T): () => T {
+  return () => {
+    currentScope()?.signal.throwIfAborted();
+    return value;
   };
 }
 
@@ -90,7 +102,7 @@ async function zeroWithoutCode(
       unknown.map((i) => ({ method: 'eth_getCode', params: [tokens[i], tag] })),
       { validate: (r) => typeof r === 'string' },
     )
-    .catch(() => unknown.map(() => null));
+    .catch(unlessCancelled(unknown.map(() => null)));
   const out = [...values];
   unknown.forEach((i, k) => {
     if (codes[k] === '0x') out[i] = 0n;

@@ -95,6 +95,7 @@ async function cancellable<Row>(
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
+    signal.throwIfAborted();
     const result = await client.query(query);
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
   } finally {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestLimits } from '../../config/request-limits-config.js';
-import { renderError } from '../errors.js';
+import { type ApiError, renderError } from '../errors.js';
 import { KeyedLimiter } from './keyed-limiter.js';
 import {
   isRequestTimeout,
@@ -66,6 +66,20 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
   app.addHook('onResponse', (request, _reply, done) => {
     clearTimeout(timers.get(request));
     done();
+  });
+  // A handler that finished past the deadline (its last step swallowed the cancellation) still
+  // answers with the deadline's 503: never a late answer that passes for a normal one.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const signal = controllers.get(request)?.signal;
+    if (!signal?.aborted || !isRequestTimeout(signal.reason) || reply.statusCode === 503) {
+      return payload;
+    }
+    const error = signal.reason as ApiError;
+    const rendered = renderError(error, 'error');
+    reply.removeHeader('etag');
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    reply.code(503).header('content-type', rendered.contentType);
+    return rendered.body;
   });
   // The client went away: nothing is waiting for the answer any more.
   app.addHook('onRequestAbort', (request, done) => {
