@@ -26,7 +26,7 @@ beforeAll(async () => {
     if (call.method === 'eth_getBalance') return { result: '0x0' };
     return { error: { code: -32601, message: 'method not found' } };
   });
-  const chain = { ...resolveChainConfig(31337), rpcUrl: node.url, multicall3: MULTICALL3_ADDRESS };
+  const chain = { ...resolveChainConfig(31337), rpcUrl: node.url, multicall3: MULTICALL3_ADDRESS as `0x${string}` };
   api = await startTestApi({ chains: [chain], limits: { maxDefiContracts: CAP } });
   await insertNftHoldings(
     api.t.db,

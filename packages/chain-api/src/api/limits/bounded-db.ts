@@ -64,11 +64,22 @@ interface PgQuery {
   values?: unknown[] | undefined;
 }
 
-/** pg's cancel request (a new connection sending CancelRequest with the backend's pid and key). */
-type CancellingClient = pg.Client & {
-  cancel(target: pg.PoolClient, query: unknown): void;
-  connection: { on(event: 'error', listener: () => void): void };
-};
+/**
+ * Cancels what backend `pid` runs, from a connection of its own (outside the pool, which may be
+ * full): `pg_cancel_backend`, allowed for the pool's own role.
+ */
+async function cancelBackend(pool: pg.Pool, pid: number): Promise<void> {
+  const canceller = new pg.Client(pool.options);
+  canceller.on('error', () => {});
+  try {
+    await canceller.connect();
+    await canceller.query('select pg_cancel_backend($1)', [pid]);
+  } catch {
+    // The statement ends anyway at the pool's statement_timeout.
+  } finally {
+    await canceller.end().catch(() => {});
+  }
+}
 
 /** One statement on a client of its own, cancelled on the server when `signal` aborts. */
 async function cancellable<Row>(
@@ -83,15 +94,16 @@ async function cancellable<Row>(
     client = await raceScope(checkout, signal);
   } catch (error) {
     // The connection may still arrive: hand it straight back.
-    checkout.then((c) => c.release(), () => {});
+    checkout.then(
+      (c) => c.release(),
+      () => {},
+    );
     throw error;
   }
+  let cancelling: Promise<void> | undefined;
   const onAbort = () => {
-    const active = (client as unknown as { activeQuery?: unknown }).activeQuery;
-    if (!active) return;
-    const canceller = new pg.Client(pool.options) as CancellingClient;
-    canceller.connection.on('error', () => {});
-    canceller.cancel(client, active);
+    const pid = (client as unknown as { processID?: number | null }).processID;
+    if (pid) cancelling = cancelBackend(pool, pid);
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -100,6 +112,8 @@ async function cancellable<Row>(
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
   } finally {
     signal.removeEventListener('abort', onAbort);
+    // Not back to the pool before the cancel landed: it must not hit another request's statement.
+    if (cancelling) await cancelling;
     client.release();
   }
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestLimits } from '../../config/request-limits-config.js';
 import { type ApiError, renderError } from '../errors.js';
@@ -31,6 +32,8 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
 
   app.addHook('onRequest', (request, reply, done) => {
     const controller = new AbortController();
+    // Each statement and node call of the request listens on it (a page reads hundreds).
+    setMaxListeners(0, controller.signal);
     controllers.set(request, controller);
     const timer = setTimeout(() => {
       const error = requestTimedOut(limits.timeoutMs);

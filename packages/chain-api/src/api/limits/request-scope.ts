@@ -26,6 +26,11 @@ export function currentScope(): RequestScope | undefined {
   return storage.getStore();
 }
 
+/** The limits of the running request, else the defaults (code called outside a request). */
+export function currentLimits(): RequestLimits {
+  return storage.getStore()?.limits ?? defaultRequestLimits;
+}
+
 /** Runs `fn` (and everything it starts) inside `scope`. */
 export function runInScope<T>(scope: RequestScope, fn: () => T): T {
   return storage.run(scope, fn);
