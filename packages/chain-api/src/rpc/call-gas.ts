@@ -20,7 +20,8 @@ export function withCallGas(method: string, params: unknown[]): unknown[] {
   if (method !== 'eth_call') return params;
   const [call, ...rest] = params;
   if (typeof call !== 'object' || call === null || 'gas' in call) return params;
-  const data = (call as { data?: unknown; input?: unknown }).data ?? (call as { input?: unknown }).input;
+  const data =
+    (call as { data?: unknown; input?: unknown }).data ?? (call as { input?: unknown }).input;
   const gas = Math.min(MAX_ETH_CALL_GAS, CALL_GAS * subCalls(typeof data === 'string' ? data : ''));
   return [{ ...call, gas: `0x${gas.toString(16)}` }, ...rest];
 }

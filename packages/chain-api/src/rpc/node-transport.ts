@@ -17,7 +17,11 @@ export interface NodeTransport {
    * Sends `body` as one JSON-RPC batch; answers in any order (matched by id by the caller).
    * `signal` aborts the HTTP request (a WebSocket call is abandoned: its answer is ignored).
    */
-  send(body: readonly RpcRequestBody[], timeoutMs: number, signal?: AbortSignal): Promise<unknown[]>;
+  send(
+    body: readonly RpcRequestBody[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<unknown[]>;
   close(): Promise<void>;
 }
 

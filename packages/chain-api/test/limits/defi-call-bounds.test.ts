@@ -5,8 +5,8 @@ import { createRpcClient } from '../../src/rpc/create-rpc-client.js';
 import { MULTICALL3_ADDRESS } from '../../src/rpc/probe-capabilities.js';
 import { readCalls } from '../../src/rpc/read-calls.js';
 import { startTestApi, type TestApi } from '../support/api-harness.js';
-import { addr, insertNftHoldings } from '../support/seed-store.js';
 import { type ScriptedNode, startScriptedNode } from '../support/scripted-node.js';
+import { addr, insertNftHoldings } from '../support/seed-store.js';
 
 /**
  * A wallet holding 600 fake v3 position NFTs of a contract whose view functions revert (or burn
@@ -26,7 +26,11 @@ beforeAll(async () => {
     if (call.method === 'eth_getBalance') return { result: '0x0' };
     return { error: { code: -32601, message: 'method not found' } };
   });
-  const chain = { ...resolveChainConfig(31337), rpcUrl: node.url, multicall3: MULTICALL3_ADDRESS as `0x${string}` };
+  const chain = {
+    ...resolveChainConfig(31337),
+    rpcUrl: node.url,
+    multicall3: MULTICALL3_ADDRESS as `0x${string}`,
+  };
   api = await startTestApi({ chains: [chain], limits: { maxDefiContracts: CAP } });
   await insertNftHoldings(
     api.t.db,
@@ -79,13 +83,18 @@ describe('DeFi positions of a wallet stuffed with fake position NFTs', () => {
     const rpc = createRpcClient({ url: node.url, maxAttempts: 1 });
     try {
       const before = node.calls.length;
-      await rpc.request('eth_call', [{ to: manager, data: '0x01', gas: '0x5208' }, 'latest']).catch(() => {});
+      await rpc
+        .request('eth_call', [{ to: manager, data: '0x01', gas: '0x5208' }, 'latest'])
+        .catch(() => {});
       expect(gasOf(node.calls[before]!.params)).toBe(21_000);
       const three = [1, 2, 3].map(() => ({ to: manager, data: '0x8da5cb5b' as const }));
       const at = node.calls.length;
       await readCalls(rpc, MULTICALL3_ADDRESS, three, 5n);
       expect(gasOf(node.calls[at]!.params)).toBe(3 * CALL_GAS);
-      const many = Array.from({ length: 200 }, () => ({ to: manager, data: '0x8da5cb5b' as const }));
+      const many = Array.from({ length: 200 }, () => ({
+        to: manager,
+        data: '0x8da5cb5b' as const,
+      }));
       const next = node.calls.length;
       await readCalls(rpc, MULTICALL3_ADDRESS, many, 5n);
       expect(gasOf(node.calls[next]!.params)).toBe(MAX_ETH_CALL_GAS);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedReadDb } from '../../src/api/limits/bounded-db.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
-import { startTestApi, testChains, type TestApi } from '../support/api-harness.js';
+import { startTestApi, type TestApi, testChains } from '../support/api-harness.js';
 import { runFairness } from '../support/fairness-run.js';
 import { type HeavyStore, seedHeavyStore } from '../support/heavy-wallet.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pricesAt } from '../../src/pricing/price-queries.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
+import { pricesAt } from '../../src/pricing/price-queries.js';
 import { startTestApi, type TestApi } from '../support/api-harness.js';
 import { type HeavyStore, seedHeavyStore } from '../support/heavy-wallet.js';
 import { loop, sampleRss } from '../support/load-probe.js';

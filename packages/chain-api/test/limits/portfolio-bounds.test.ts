@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveChainConfig } from '../../src/chains/index.js';
 import { boundedReadDb } from '../../src/api/limits/bounded-db.js';
+import { resolveChainConfig } from '../../src/chains/index.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import { startTestApi, type TestApi } from '../support/api-harness.js';

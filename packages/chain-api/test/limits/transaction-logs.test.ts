@@ -46,7 +46,9 @@ describe('transactions with a 75k-log transaction', () => {
   });
 
   it('with decode=true the page is bounded the same way', async () => {
-    const res = await api.get(`/v1/evm/transactions/${store.spamWallet}?chain_ids=31337&decode=true`);
+    const res = await api.get(
+      `/v1/evm/transactions/${store.spamWallet}?chain_ids=31337&decode=true`,
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as Body;
     expect(body.transactions.find((t) => t.hash === store.logsTx)?.logs).toHaveLength(500);

@@ -9,11 +9,11 @@ import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
 import type { ResponseCacheConfig } from '../../src/api/response-cache/start-response-cache.js';
 import type { SubscribeStoreChanges } from '../../src/api/response-cache/store-changes.js';
 import { createApiServer } from '../../src/api/server.js';
-import type { RequestLimits } from '../../src/config/request-limits-config.js';
-import type { NodeClientRegistry } from '../../src/rpc/node-client-registry.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
 import { knownChains, resolveChainConfig } from '../../src/chains/index.js';
+import type { RequestLimits } from '../../src/config/request-limits-config.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
+import type { NodeClientRegistry } from '../../src/rpc/node-client-registry.js';
 import { storeMigrations } from '../../src/store/migrations.js';
 
 export interface TestApi {
@@ -57,6 +57,8 @@ export async function startTestApi(
     console?: ConsoleServerOptions;
     limits?: Partial<RequestLimits>;
     nodes?: NodeClientRegistry;
+    /** Connections of the server's pool (PostgreSQL; default 5). */
+    poolMax?: number;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -77,7 +79,9 @@ export async function startTestApi(
   const { key } = await createKeyStore(t.db).create({ name: 'test' });
   const applicationName = `sluice-test-${Math.random().toString(36).slice(2, 10)}`;
   // Writes through t.db then reach the server the way the indexer's do: from another connection.
-  const serverDb = t.url ? await openDatabase({ url: t.url, applicationName, max: 5 }) : t.db;
+  const serverDb = t.url
+    ? await openDatabase({ url: t.url, applicationName, max: opts.poolMax ?? 5 })
+    : t.db;
   const app = await createApiServer({
     db: serverDb,
     chains,

@@ -43,12 +43,15 @@ export async function runFairness(opts: {
     loop(opts.url, opts.heavyKey, heavyPaths(opts.store), opts.heavyConnections ?? 40, until),
     // The light key starts once the heavy one has filled its queues.
     new Promise<LoadFigures>((resolve, reject) => {
-      setTimeout(() => {
-        loop(opts.url, opts.lightKey, [light], opts.lightConnections ?? 10, until).then(
-          resolve,
-          reject,
-        );
-      }, Math.min(500, opts.durationMs / 4));
+      setTimeout(
+        () => {
+          loop(opts.url, opts.lightKey, [light], opts.lightConnections ?? 10, until).then(
+            resolve,
+            reject,
+          );
+        },
+        Math.min(500, opts.durationMs / 4),
+      );
     }),
   ]);
   const statuses: Record<string, number> = { ...heavy.failures };

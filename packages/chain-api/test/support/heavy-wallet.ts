@@ -123,7 +123,14 @@ export async function seedHeavyStore(
       [chainId, token, (blocks[0] as { time: number }).time],
     );
   }
-  const store: HeavyStore = { chainId, spamWallet, lightWallet, pricedToken, firstBlock: 1, headBlock };
+  const store: HeavyStore = {
+    chainId,
+    spamWallet,
+    lightWallet,
+    pricedToken,
+    firstBlock: 1,
+    headBlock,
+  };
   if (opts.logs) store.logsTx = await seedLogsTransaction(db, spamWallet, headBlock, opts.logs);
   return store;
 }

@@ -9,7 +9,10 @@ export interface LoadFigures {
 }
 
 /** Summarizes latencies (ms) and failure statuses. */
-export function figures(latencies: readonly number[], failures: Record<string, number>): LoadFigures {
+export function figures(
+  latencies: readonly number[],
+  failures: Record<string, number>,
+): LoadFigures {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return {

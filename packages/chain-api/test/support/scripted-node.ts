@@ -8,7 +8,10 @@ export interface ReceivedCall {
 }
 
 /** What the node answers to one call: a result, a JSON-RPC error, or nothing (hold it open). */
-export type ScriptedAnswer = { result: unknown } | { error: { code: number; message: string } } | 'hang';
+export type ScriptedAnswer =
+  | { result: unknown }
+  | { error: { code: number; message: string } }
+  | 'hang';
 
 export interface ScriptedNode {
   url: string;

@@ -1,12 +1,12 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import type { ApiContext } from '../context.js';
+import { currentLimits } from '../limits/request-scope.js';
 import type { BalanceKey, BalanceRow } from '../queries/balances-query.js';
 import {
   type HistoricalBalancesQuery,
   type HistoricalCandidate,
   selectHistoricalCandidates,
 } from '../queries/historical-balances-query.js';
-import { currentLimits } from '../limits/request-scope.js';
 import type { PastBlock } from './past-block.js';
 import type { PastStateReader } from './state-reader.js';
 

@@ -3,11 +3,11 @@ import { loadBalanceHistory } from '../balance-shape.js';
 import { type ChainSelectorItem, resolveSingleChain } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { invalidParameter } from '../errors.js';
+import type { BalanceKey } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
 import { walletAndChainDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { balancesPageBody, decodeBalanceCursor } from '../routes/balances-page.js';
-import type { BalanceKey } from '../queries/balances-query.js';
 import {
   historicalBalancesPage,
   scanLimitWarning,

@@ -32,7 +32,10 @@ export function boundedReadDb(db: ReadDb): ReadDb {
     query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
       const scope = currentScope();
       if (!scope) return db.query<Row>(sql, params);
-      if (pool) return inSlot(scope, () => cancellable<Row>(pool, scope.signal, { text: sql, values: params }));
+      if (pool)
+        return inSlot(scope, () =>
+          cancellable<Row>(pool, scope.signal, { text: sql, values: params }),
+        );
       return inSlot(scope, () => db.query<Row>(sql, params));
     },
     exec: (sql) => db.exec(sql),

@@ -58,7 +58,10 @@ export class KeyedLimiter {
     const next = queue?.shift();
     if (queue && queue.length === 0) this.waiting.delete(key);
     // The slot passes straight to the next waiter of the same key (its count stays).
-    if (next) return next();
+    if (next) {
+      next();
+      return;
+    }
     const active = (this.active.get(key) ?? 1) - 1;
     if (active <= 0) this.active.delete(key);
     else this.active.set(key, active);

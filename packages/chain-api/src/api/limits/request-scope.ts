@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ApiError } from '../errors.js';
 import { defaultRequestLimits, type RequestLimits } from '../../config/request-limits-config.js';
+import { ApiError } from '../errors.js';
 import type { KeyedLimiter } from './keyed-limiter.js';
 
 export { defaultRequestLimits, type RequestLimits };

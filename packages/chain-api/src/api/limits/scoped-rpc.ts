@@ -11,7 +11,11 @@ import { currentScope, type RequestScope, raceScope } from './request-scope.js';
  * const rpc = scopedRpc(nodes.client(chain, 'history'));
  */
 export function scopedRpc(client: RpcClient): RpcClient {
-  const limited = <T>(scope: RequestScope, call: (opts: CallOptions) => Promise<T>, opts?: CallOptions) =>
+  const limited = <T>(
+    scope: RequestScope,
+    call: (opts: CallOptions) => Promise<T>,
+    opts?: CallOptions,
+  ) =>
     raceScope(
       scope.nodeSlots.run(scope.key(), () => call({ ...opts, signal: scope.signal }), scope.signal),
       scope.signal,
@@ -35,7 +39,9 @@ export function scopedRpc(client: RpcClient): RpcClient {
 }
 
 /** Each client of `clients` as a `scopedRpc`. */
-export function scopedRpcs(clients: ReadonlyMap<number, RpcClient>): ReadonlyMap<number, RpcClient> {
+export function scopedRpcs(
+  clients: ReadonlyMap<number, RpcClient>,
+): ReadonlyMap<number, RpcClient> {
   return new Map([...clients].map(([chainId, client]) => [chainId, scopedRpc(client)]));
 }
 

@@ -4,6 +4,7 @@ import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-se
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
 import { utcIso } from '../format.js';
+import { currentLimits } from '../limits/request-scope.js';
 import { walletAddressParam } from '../params/address-params.js';
 import { booleanParam } from '../params/choice-params.js';
 import { limitParam } from '../params/number-params.js';
@@ -15,7 +16,6 @@ import {
   type TransactionKey,
   type TransactionRow,
 } from '../queries/transactions-query.js';
-import { currentLimits } from '../limits/request-scope.js';
 import { chainsNotReady } from '../readiness.js';
 import { walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
