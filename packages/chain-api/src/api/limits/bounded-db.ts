@@ -8,9 +8,9 @@ const bounded = Symbol('sluice.boundedDb');
 /**
  * The store as a request reads it: each statement waits for one of its API key's database slots
  * (so one key cannot hold the whole pool) and is cancelled at the request's deadline. On
- * PostgreSQL the running statement is cancelled on the server (the cancel protocol, the way
- * `pg_cancel_backend` does); on PGlite, which cannot cancel, the request stops waiting for it
- * (its statements are bounded by the row caps instead). Outside a request: the store unchanged.
+ * PostgreSQL the running statement is cancelled on the server (`pg_cancel_backend`); on PGlite,
+ * which cannot cancel, and behind the read router, the request stops waiting for it (its
+ * statements are bounded by the row caps and statement_timeout). Outside a request: unchanged.
  *
  * @example
  * const ctxDb = boundedReadDb(db);
