@@ -16,8 +16,10 @@ export interface PortfolioChainPoint {
   /** Sum of priced holdings; null when the chain's history does not reach this day. */
   value_usd: number | null;
   priced_tokens: number;
-  /** Held tokens (or `native`) without a price at that time: not in `value_usd`. */
+  /** Held tokens (or `native`) without a price at that time: not in `value_usd` (first 20). */
   unpriced_tokens: string[];
+  /** How many held tokens had no price at that time (all of them, listed or not). */
+  unpriced_count: number;
   /** False when the history does not reach the day or a balance could not be read then. */
   complete: boolean;
 }
@@ -44,6 +46,9 @@ interface Holding {
 }
 
 const DAY_MS = 86_400_000;
+
+/** Unpriced tokens named per chain point (`unpriced_count` counts them all). */
+const UNPRICED_LISTED = 20;
 
 /** End of each of the last `days` UTC days, oldest first; the last one is `now`. */
 export function dayEnds(days: number, now: Date): { date: string; at: Date }[] {
@@ -92,7 +97,7 @@ export async function portfolioSeries(
       time: end.at.toISOString(),
       value_usd: entries.reduce((sum, e) => sum + (e.value_usd ?? 0), 0),
       priced_tokens: entries.reduce((sum, e) => sum + e.priced_tokens, 0),
-      unpriced_count: entries.reduce((sum, e) => sum + e.unpriced_tokens.length, 0),
+      unpriced_count: entries.reduce((sum, e) => sum + e.unpriced_count, 0),
       complete: entries.every((e) => e.complete),
       chains: entries,
     };
@@ -140,6 +145,7 @@ async function chainSeries(
     value_usd: blocks[d] ? 0 : null,
     priced_tokens: 0,
     unpriced_tokens: [],
+    unpriced_count: 0,
     complete: blocks[d] !== null && blocks[d] !== undefined,
   });
   const known = blocks.flatMap((b) => (b ? [b] : []));
@@ -175,8 +181,11 @@ async function chainSeries(
       price === null || h.decimals === null
         ? null
         : usdValue(String(h.amounts[d]), h.decimals, price);
-    if (value === null || !Number.isFinite(value)) point.unpriced_tokens.push(h.token);
-    else {
+    if (value === null || !Number.isFinite(value)) {
+      // Listed up to a few per point: a spam wallet would repeat thousands on every day.
+      if (point.unpriced_tokens.length < UNPRICED_LISTED) point.unpriced_tokens.push(h.token);
+      point.unpriced_count++;
+    } else {
       point.value_usd = (point.value_usd ?? 0) + value;
       point.priced_tokens++;
     }
