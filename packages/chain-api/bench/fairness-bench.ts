@@ -8,7 +8,8 @@
  * connections while another key reads balances on 10. Prints both keys' request counts,
  * failures and latencies; the goal is the second key's p99 under 100 ms with no error.
  *
- * FAIRNESS_SECONDS (default 20), FAIRNESS_SPAM_TOKENS (default 10000), FAIRNESS_LOGS (75000).
+ * FAIRNESS_SECONDS (default 20), FAIRNESS_SPAM_TOKENS (default 10000), FAIRNESS_LOGS (75000),
+ * FAIRNESS_KEY_DB (KEY_DB_CONCURRENCY, default 4).
  */
 
 import { availableParallelism, loadavg } from 'node:os';
@@ -23,12 +24,14 @@ import { seedHeavyStore } from '../test/support/heavy-wallet.js';
 const seconds = Number(process.env.FAIRNESS_SECONDS ?? 20);
 const spamTokens = Number(process.env.FAIRNESS_SPAM_TOKENS ?? 10_000);
 const logs = Number(process.env.FAIRNESS_LOGS ?? 75_000);
+const keyDbConcurrency = Number(process.env.FAIRNESS_KEY_DB ?? 4);
 
 const chains = testChains();
 // The API's production pool size (10) and per-key slots (KEY_DB_CONCURRENCY 4).
 const api = await startTestApi({
   chains,
   poolMax: 10,
+  limits: { keyDbConcurrency },
   pricingFrom: (db) => pricingLookups(boundedReadDb(db), chains),
 });
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -39,7 +42,7 @@ try {
   const heavyKey = (await keys.create({ name: 'heavy' })).key;
   const lightKey = (await keys.create({ name: 'light' })).key;
   console.log(
-    `seeded ${spamTokens} spam tokens, ${logs} logs in ${Math.round(performance.now() - seeded)} ms; running ${seconds} s`,
+    `seeded ${spamTokens} spam tokens, ${logs} logs in ${Math.round(performance.now() - seeded)} ms; running ${seconds} s with KEY_DB_CONCURRENCY ${keyDbConcurrency}`,
   );
   loopDelay.enable();
   const { heavy, light } = await runFairness({
