@@ -1,4 +1,5 @@
 import type { ChainConfig } from '../chains/chain-config.js';
+import { capHeld } from '../defi/cap-held.js';
 import { ChainStateUnavailableError, type PositionState } from '../defi/read-positions.js';
 import type { ChainAccess, WalletPositions } from '../defi/wallet-positions.js';
 import { fetchTokenMetadata } from '../derive/token-metadata.js';
@@ -8,6 +9,7 @@ import type { ApiWarning } from './chain-selector.js';
 import type { ApiContext } from './context.js';
 import { type ShapedPosition, shapePositions, type TokenView } from './defi-shape.js';
 import { ApiError } from './errors.js';
+import { currentLimits } from './limits/request-scope.js';
 import { selectHeldContracts, selectTokenFacts } from './queries/defi-holdings-query.js';
 
 /** The 503 of a chain whose node cannot be read right now. */
@@ -51,7 +53,17 @@ export async function defiPositionsBody(
   );
   const reads = await Promise.all(
     chains.map(async (chain): Promise<ChainRead> => {
-      const list = held.get(chain.chainId) ?? [];
+      const { kept: list, left } = capHeld(
+        held.get(chain.chainId) ?? [],
+        currentLimits().maxDefiContracts,
+      );
+      if (left > 0) {
+        warnings.push({
+          code: 'POSITIONS_CAPPED',
+          message: `The wallet holds more position candidates on ${chain.name} than one request reads (DEFI_MAX_CONTRACTS = ${currentLimits().maxDefiContracts}); ${left} contract(s) or NFT id(s) were not read.`,
+          chain_ids: [chain.chainId],
+        });
+      }
       const block = blocks.get(chain.chainId) ?? 0n;
       const rpc = ctx.rpc?.get(chain.chainId);
       const access = rpc && {

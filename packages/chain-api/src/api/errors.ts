@@ -37,12 +37,20 @@ export const errorCatalogue = {
     status: 503,
     text: 'Database unavailable: the service is reconnecting, try again in a few seconds',
   },
+  REQUEST_TIMEOUT: {
+    status: 503,
+    text: 'The request took longer than this server allows and was cancelled; retry later or ask for less',
+  },
 } as const satisfies Record<string, { status: number; text: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Errors that always use the gateway's `{error}` body, whatever the endpoint. */
-const gatewayCodes: ReadonlySet<ErrorCode> = new Set(['UNAUTHORIZED', 'RATE_LIMITED']);
+const gatewayCodes: ReadonlySet<ErrorCode> = new Set([
+  'UNAUTHORIZED',
+  'RATE_LIMITED',
+  'REQUEST_TIMEOUT',
+]);
 
 /**
  * An error with a status from the catalogue and a message safe to show to the caller.

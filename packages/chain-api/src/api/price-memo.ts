@@ -54,7 +54,8 @@ export function memoizedPricesAt(
       const value = fresh[j] ?? null;
       out[missingAt[j]!] = value;
       const key = missingKeys[j];
-      if (key) memo.set(key, { value, expires });
+      // One call asking more than the memo holds must not grow it past its bound.
+      if (key && memo.size < maxEntries) memo.set(key, { value, expires });
     }
     return out;
   };

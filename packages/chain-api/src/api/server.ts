@@ -6,6 +6,7 @@ import { escapeHtml, prefersHtml } from '@sluice/html-kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
+import { defaultRequestLimits, type RequestLimits } from '../config/request-limits-config.js';
 import { ConfigError } from '../errors/index.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
@@ -26,6 +27,9 @@ import { createCursorCodec } from './cursor.js';
 import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
 import { sendHtmlPage } from './html/page.js';
+import { boundedReadDb } from './limits/bounded-db.js';
+import { deadlineReason, registerRequestDeadline } from './limits/request-deadline.js';
+import { scopedRpcs } from './limits/scoped-rpc.js';
 import { apiNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
 import type { ReadDb } from './queries/prepared-query.js';
@@ -129,6 +133,8 @@ export interface ApiServerOptions {
   rpc?: ReadonlyMap<number, RpcClient>;
   /** The browser console and wallet explorer (at `/` for browsers) and the image proxy. */
   console?: ConsoleServerOptions;
+  /** What one request may cost (deadline, node reads, rows, per-key slots); default: the defaults. */
+  limits?: Partial<RequestLimits> | undefined;
   /** Webhook subscriptions (/beta/evm/subscriptions): delivery hosts exempt from the SSRF refusal. */
   webhooks?: SubscriptionServerOptions;
 }
@@ -165,10 +171,20 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('apiKey', null);
 
+  const walletWaitMs = opts.walletWaitMs ?? 10_000;
+  const configured: RequestLimits = { ...defaultRequestLimits, ...opts.limits };
+  // A first request for a wallets-mode wallet may wait for its backfill: the deadline covers the
+  // wait, so such a request answers (with its warning) instead of timing out.
+  const wallets = opts.chains.some((c) => c.mode === 'wallets');
+  const limits: RequestLimits = wallets
+    ? { ...configured, timeoutMs: Math.max(configured.timeoutMs, walletWaitMs + 2_000) }
+    : configured;
+  // First hook: everything after it (auth included) runs inside the request's deadline.
+  registerRequestDeadline(app, limits);
   const ownNodes = opts.nodes ? undefined : createNodeClientRegistry();
   const nodes = opts.nodes ?? (ownNodes as NodeClientRegistry);
   const ctx: ApiContext = {
-    db: opts.db,
+    db: boundedReadDb(opts.db),
     writeDb: opts.writeDb ?? opts.db,
     registry: createChainRegistry(opts.chains, opts.wellKnownChains),
     cursors: createCursorCodec(opts.cursorSecret),
@@ -177,10 +193,10 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
     pastState: opts.pastState ?? createPastStateReader(nodes),
-    rpc: opts.rpc ?? apiNodeClients(nodes, opts.chains),
+    rpc: scopedRpcs(opts.rpc ?? apiNodeClients(nodes, opts.chains)),
     wallets: opts.chains.some((c) => c.mode === 'wallets')
       ? createWalletGate(opts.writeDb ?? opts.db, opts.chains, {
-          waitMs: opts.walletWaitMs ?? 10_000,
+          waitMs: walletWaitMs,
         })
       : undefined,
     priceCoverage: createPriceCoverage(opts.db, opts.chains),
@@ -196,7 +212,9 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     reply.header('x-content-type-options', 'nosniff');
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    // Past the deadline, whatever failed first (a cancelled statement, an aborted call) was it.
+    const error = deadlineReason(request, thrown) as typeof thrown;
     const format: ErrorFormat = request.routeOptions.config?.errorFormat ?? 'error';
     let status: number;
     let rendered: { contentType: string; body: string };

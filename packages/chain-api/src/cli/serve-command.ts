@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import { loadCursorSecret } from '../api/cursor-secret.js';
+import { boundedReadDb } from '../api/limits/bounded-db.js';
 import { checkpointStatusSource, type StatusSource } from '../api/readiness.js';
 import { createApiServer } from '../api/server.js';
 import type { ChainConfig } from '../chains/index.js';
@@ -153,7 +154,9 @@ export async function serveCommand(
       rateLimit: { ...config.rateLimit, redis: redis?.redis },
       logger: log,
       trustProxy: config.trustProxy,
-      pricing: pricingLookups(reads.db, chains),
+      // Bounded like the routes' own reads: the deadline and the key's database slots apply.
+      pricing: pricingLookups(boundedReadDb(reads.db), chains),
+      limits: config.limits,
       responseCache: config.responseCache,
       walletWaitMs: config.wallets.waitMs,
       exampleWallet: devnet?.manifest.wallets.alice,

@@ -1,5 +1,6 @@
 import type { NftEnvOptions } from './nft-config.js';
 import type { PricingThresholds } from './pricing-config.js';
+import type { RequestLimits } from './request-limits-config.js';
 import type { WalletsOptions } from './wallets-config.js';
 import type { WebhooksConfig } from './webhooks-config.js';
 
@@ -43,6 +44,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** How long a verified key is cached (revocation delay). */
   keyCacheTtlMs: number;
+  /** What one API request may cost: deadline, node reads, rows, per-key slots (docs/limits.md). */
+  limits: RequestLimits;
   /** In-memory response cache, invalidated by store changes; `maxBytes` 0 turns it off. */
   responseCache: { maxBytes: number; maxAgeMs: number; invalidation: 'scoped' | 'global' };
   /** The chain variables alone (RPC_URL_<id>, CHAINS_FILE), for `loadChainConfigs`. */

@@ -11,6 +11,11 @@ export {
   pricingThresholdsFromEnv,
 } from './pricing-config.js';
 export {
+  defaultRequestLimits,
+  type RequestLimits,
+  requestLimitsFromEnv,
+} from './request-limits-config.js';
+export {
   defaultWalletsOptions,
   type WalletsOptions,
   walletsOptionsFromEnv,

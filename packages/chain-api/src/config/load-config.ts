@@ -3,6 +3,7 @@ import type { AppConfig } from './app-config.js';
 import { boolean, type Env, integer, list, oneOf, text, url } from './env-readers.js';
 import { nftConfigFromEnv } from './nft-config.js';
 import { pricingThresholdsFromEnv } from './pricing-config.js';
+import { requestLimitsFromEnv } from './request-limits-config.js';
 import { walletsOptionsFromEnv } from './wallets-config.js';
 import { webhooksConfigFromEnv } from './webhooks-config.js';
 
@@ -84,6 +85,7 @@ export function loadConfig(env: Env): AppConfig {
     logLevel,
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
+    limits: requestLimitsFromEnv(env),
     responseCache: {
       maxBytes: integer(env, 'RESPONSE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
       maxAgeMs: integer(env, 'RESPONSE_CACHE_MAX_AGE_S', 30, 1, 86_400) * 1000,

@@ -77,6 +77,10 @@ export const errorCodes = {
   INTERNAL: { retryable: false, summary: 'Internal server error' },
   NOT_READY: { retryable: true, summary: 'The service is not ready yet' },
   DATABASE_UNAVAILABLE: { retryable: true, summary: 'The database is reconnecting' },
+  REQUEST_TIMEOUT: {
+    retryable: true,
+    summary: 'A request ran past its deadline (REQUEST_TIMEOUT_MS); its work was cancelled',
+  },
 
   // NFT metadata (stored in nft_metadata.last_error as `code: message`)
   BAD_URI: { retryable: false, summary: 'A metadata URI is malformed' },

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
 import { backoffDelay, sleep } from './backoff.js';
+import { withCallGas } from './call-gas.js';
 import { createNodeTransport, type NodeTransport } from './node-transport.js';
 import {
   RpcError,
@@ -54,11 +55,18 @@ export interface RpcClient {
   /** Redacted URL, safe for logs. */
   readonly label: string;
   /** One call, retried per the client's policy. */
-  request<T>(method: string, params: unknown[], opts?: { validate?: ResultValidator }): Promise<T>;
+  request<T>(method: string, params: unknown[], opts?: CallOptions): Promise<T>;
   /** Many calls in JSON-RPC batches (chunked, concurrent, retried per item); results in call order. */
-  batch<T>(calls: readonly RpcCall[], opts?: { validate?: ResultValidator }): Promise<T[]>;
+  batch<T>(calls: readonly RpcCall[], opts?: CallOptions): Promise<T[]>;
   health(): RpcHealth;
   close(): Promise<void>;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  validate?: ResultValidator;
+  /** Aborts this call: its HTTP request, retries and backoff (an API request's deadline). */
+  signal?: AbortSignal | undefined;
 }
 
 interface RawResponse {
@@ -67,7 +75,10 @@ interface RawResponse {
   error?: { code?: unknown; message?: unknown; data?: unknown };
 }
 
-type Sender = (body: { id: number; method: string; params: unknown[] }[]) => Promise<unknown[]>;
+type Sender = (
+  body: { id: number; method: string; params: unknown[] }[],
+  signal: AbortSignal | undefined,
+) => Promise<unknown[]>;
 
 /**
  * A JSON-RPC client for indexing: explicit batches, per-item retries with exponential backoff and
@@ -94,7 +105,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     lastSuccessAt: undefined,
   };
   const transport = options.transport ?? createNodeTransport(options.url);
-  const send: Sender = (body) => transport.send(body, timeout);
+  const send: Sender = (body, signal) => transport.send(body, timeout, signal);
 
   function noteFailure(error: RpcError): void {
     health.consecutiveFailures++;
@@ -111,25 +122,33 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   async function sendChunk(
     calls: readonly RpcCall[],
     validate?: ResultValidator,
+    callSignal?: AbortSignal,
   ): Promise<unknown[]> {
+    const signal =
+      callSignal && options.signal
+        ? AbortSignal.any([callSignal, options.signal])
+        : (callSignal ?? options.signal);
     const results = new Array<unknown>(calls.length);
     let pending = calls.map((_, i) => i);
     let attempt = 0;
     let invalid = 0;
     while (pending.length > 0) {
-      options.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       const ids = new Map<number, number>();
       const body = pending.map((i) => {
         const id = nextId++;
         ids.set(id, i);
         const call = calls[i] as RpcCall;
-        return { id, method: call.method, params: call.params };
+        return { id, method: call.method, params: withCallGas(call.method, call.params) };
       });
       const method = body.length === 1 ? (body[0]?.method ?? 'batch') : 'batch';
       let failure: RpcError | undefined;
       let retryAfterMs = 0;
       try {
-        const responses = await limiter.run(() => send(body));
+        const responses = await limiter.run(() => {
+          signal?.throwIfAborted();
+          return send(body, signal);
+        });
         const byIndex = new Map<number, RawResponse>();
         for (const r of responses) {
           if (typeof r !== 'object' || r === null) continue;
@@ -176,6 +195,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         }
         pending = still;
       } catch (error) {
+        // The caller's own deadline: its reason, not a node failure to retry.
+        if (callSignal?.aborted) throw callSignal.reason;
         const err = toRpcError(error, method);
         if (!err.retryable) throw err;
         if (err instanceof RpcHttpError) {
@@ -204,7 +225,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         },
         'rpc retry',
       );
-      await sleep(delay, options.signal);
+      await sleep(delay, signal);
     }
     noteSuccess();
     limiter.success();
@@ -213,15 +234,17 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
 
   return {
     label,
-    async request<T>(method: string, params: unknown[], opts?: { validate?: ResultValidator }) {
-      const [result] = await sendChunk([{ method, params }], opts?.validate);
+    async request<T>(method: string, params: unknown[], opts?: CallOptions) {
+      const [result] = await sendChunk([{ method, params }], opts?.validate, opts?.signal);
       return result as T;
     },
-    async batch<T>(calls: readonly RpcCall[], opts?: { validate?: ResultValidator }) {
+    async batch<T>(calls: readonly RpcCall[], opts?: CallOptions) {
       if (calls.length === 0) return [];
       const chunks: RpcCall[][] = [];
       for (let i = 0; i < calls.length; i += batchSize) chunks.push(calls.slice(i, i + batchSize));
-      const parts = await Promise.all(chunks.map((c) => sendChunk(c, opts?.validate)));
+      const parts = await Promise.all(
+        chunks.map((c) => sendChunk(c, opts?.validate, opts?.signal)),
+      );
       return parts.flat() as T[];
     },
     health: () => ({ ...health }),

@@ -13,8 +13,15 @@ export interface RpcRequestBody {
  * origin) or one WebSocket, shared by every RPC client of that node in the process.
  */
 export interface NodeTransport {
-  /** Sends `body` as one JSON-RPC batch; answers in any order (matched by id by the caller). */
-  send(body: readonly RpcRequestBody[], timeoutMs: number): Promise<unknown[]>;
+  /**
+   * Sends `body` as one JSON-RPC batch; answers in any order (matched by id by the caller).
+   * `signal` aborts the HTTP request (a WebSocket call is abandoned: its answer is ignored).
+   */
+  send(
+    body: readonly RpcRequestBody[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -32,10 +39,11 @@ export function createNodeTransport(url: string): NodeTransport {
   if (/^wss?:/i.test(url)) {
     let ws: Awaited<ReturnType<typeof getWebSocketRpcClient>> | undefined;
     return {
-      async send(body, timeoutMs) {
+      async send(body, timeoutMs, signal) {
+        signal?.throwIfAborted();
         ws ??= await getWebSocketRpcClient(url, { reconnect: true, keepAlive: true });
         const client = ws;
-        return Promise.all(
+        const answers = Promise.all(
           body.map((b) =>
             client.requestAsync({
               body: { method: b.method, params: b.params, id: b.id },
@@ -43,6 +51,14 @@ export function createNodeTransport(url: string): NodeTransport {
             }),
           ),
         );
+        if (!signal) return answers;
+        answers.catch(() => {});
+        return Promise.race([
+          answers,
+          new Promise<never>((_, reject) => {
+            signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          }),
+        ]);
       },
       async close() {
         ws?.close();
@@ -52,10 +68,11 @@ export function createNodeTransport(url: string): NodeTransport {
   }
   const http = getHttpRpcClient(url, { maxResponseBodySize });
   return {
-    async send(body, timeoutMs) {
+    async send(body, timeoutMs, signal) {
       const data: unknown = await http.request({
         body: body.map((b) => ({ jsonrpc: '2.0' as const, ...b })),
         timeout: timeoutMs,
+        ...(signal ? { fetchOptions: { signal } } : {}),
       });
       if (!Array.isArray(data)) throw new RpcMalformedResponseError('batch', 'not an array');
       return data;

@@ -140,6 +140,6 @@ function single(
 export function isRevert(error: RpcResponseError): boolean {
   return (
     error.rpcCode === 3 ||
-    /revert|invalid opcode|out of gas|stack (underflow|overflow)|bad jump/i.test(error.message)
+    /revert|invalid ?opcode|out ?of ?gas|stack ?(underflow|overflow)|bad ?jump/i.test(error.message)
   );
 }

@@ -107,6 +107,9 @@ export function isMethodNotFound(error: unknown): boolean {
 }
 
 function isRetryableRpcCode(code: number, message: string): boolean {
+  // The call itself failed (anvil reports running out of gas as -32603 "EVM error OutOfGas"):
+  // asking again runs into the same wall.
+  if (/out ?of ?gas|revert/i.test(message)) return false;
   // -32005 limit exceeded, -32007 QuickNode rate limit, 429 in-body rate limit, -32603 internal.
   if (code === -32005 || code === -32007 || code === 429 || code === -32603) return true;
   return /rate limit|too many requests|timeout|timed out|try again|busy|header not found|unavailable|overloaded/i.test(

@@ -12,7 +12,9 @@ import { createApiServer } from '../../src/api/server.js';
 import type { SubscriptionServerOptions } from '../../src/api/subscriptions/register-subscriptions.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
 import { knownChains, resolveChainConfig } from '../../src/chains/index.js';
+import type { RequestLimits } from '../../src/config/request-limits-config.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
+import type { NodeClientRegistry } from '../../src/rpc/node-client-registry.js';
 import { storeMigrations } from '../../src/store/migrations.js';
 
 export interface TestApi {
@@ -55,6 +57,10 @@ export async function startTestApi(
     readFence?: ReadFence;
     console?: ConsoleServerOptions;
     webhooks?: SubscriptionServerOptions;
+    limits?: Partial<RequestLimits>;
+    nodes?: NodeClientRegistry;
+    /** Connections of the server's pool (PostgreSQL; default 5). */
+    poolMax?: number;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -75,7 +81,9 @@ export async function startTestApi(
   const { key } = await createKeyStore(t.db).create({ name: 'test' });
   const applicationName = `sluice-test-${Math.random().toString(36).slice(2, 10)}`;
   // Writes through t.db then reach the server the way the indexer's do: from another connection.
-  const serverDb = t.url ? await openDatabase({ url: t.url, applicationName, max: 5 }) : t.db;
+  const serverDb = t.url
+    ? await openDatabase({ url: t.url, applicationName, max: opts.poolMax ?? 5 })
+    : t.db;
   const app = await createApiServer({
     db: serverDb,
     chains,
@@ -91,6 +99,8 @@ export async function startTestApi(
     readFence: opts.readFence,
     console: opts.console,
     webhooks: opts.webhooks,
+    limits: opts.limits,
+    nodes: opts.nodes,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

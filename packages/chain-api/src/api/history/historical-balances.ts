@@ -1,5 +1,6 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import type { ApiContext } from '../context.js';
+import { currentLimits } from '../limits/request-scope.js';
 import type { BalanceKey, BalanceRow } from '../queries/balances-query.js';
 import {
   type HistoricalBalancesQuery,
@@ -15,6 +16,11 @@ export interface HistoricalPage {
   rows: BalanceRow[];
   /** Tokens (or `native`) whose balance at that block needed the node and it could not answer. */
   unavailable: string[];
+  /**
+   * Set when the scan stopped at REQUEST_MAX_ROWS_SCANNED before the page was full: the key of
+   * the last candidate examined, where the next page resumes.
+   */
+  scanStoppedAt?: BalanceKey | undefined;
 }
 
 export interface HistoricalPageInput {
@@ -28,30 +34,40 @@ export interface HistoricalPageInput {
   limit: number;
 }
 
+/** Candidates resolved (node reads, prices) at a time once the first chunk left the page short. */
+const RESOLVE_CHUNK = 500;
+
 /**
  * Balances of a wallet at a past block of one chain, `limit + 1` at most, keyset-paged like the
- * current listing. Chunks of candidates are read until the page is full: amounts the store
- * cannot derive are read from the node at that block, zero balances dropped, prices taken at
- * the block's time (`price_usd` null when there was none then), `exclude_unpriced` applied.
+ * current listing. The wallet's movements after the block are aggregated once for the first
+ * `limit + 1` candidates; when filters (zero at the block, `exclude_unpriced`) leave the page
+ * short, once more for the rest of the scan budget (REQUEST_MAX_ROWS_SCANNED), which is then
+ * resolved chunk by chunk until the page is full: amounts the store cannot derive are read from
+ * the node at that block, zero balances dropped, prices taken at the block's time (`price_usd`
+ * null when there was none then), `exclude_unpriced` applied. With `exclude_unpriced`, tokens that
+ * never had a price by the block are left out in SQL. A scan that stops at its budget returns the
+ * short page and where it stopped.
  *
  * @example
  * const { rows, unavailable } = await historicalBalancesPage({ ctx, reader, chain, at, wallet, query: {}, excludeUnpriced: false, limit: 100 });
  */
 export async function historicalBalancesPage(input: HistoricalPageInput): Promise<HistoricalPage> {
   const { ctx, chain, at, wallet, limit } = input;
+  const budget = Math.max(currentLimits().maxRowsScanned, limit + 1);
   const rows: BalanceRow[] = [];
   const unavailable: string[] = [];
-  let after: BalanceKey | undefined = input.query.after;
-  for (;;) {
-    const chunk = await selectHistoricalCandidates(ctx.db, {
+  const select = (after: BalanceKey | undefined, count: number) =>
+    selectHistoricalCandidates(ctx.db, {
       ...input.query,
       wallet,
       chainId: chain.chainId,
       block: at.number,
       blockTime: at.time,
+      pricedOnly: input.excludeUnpriced,
       after,
-      limit: limit + 1,
+      limit: count,
     });
+  const take = async (chunk: readonly HistoricalCandidate[]) => {
     const resolved = await resolveAmounts(input, chunk, unavailable);
     const prices = await pricesAtBlock(ctx, resolved, at.time);
     resolved.forEach((row, i) => {
@@ -59,9 +75,24 @@ export async function historicalBalancesPage(input: HistoricalPageInput): Promis
       if (input.excludeUnpriced && price === null) return;
       rows.push({ ...row, price_usd: price });
     });
-    const last = chunk.at(-1);
-    if (rows.length > limit || chunk.length <= limit || !last) break;
-    after = [last.chain_id, last.kind, last.address];
+  };
+  const keyOf = (c: HistoricalCandidate): BalanceKey => [c.chain_id, c.kind, c.address];
+
+  const first = await select(input.query.after, limit + 1);
+  await take(first);
+  const last = first.at(-1);
+  if (rows.length > limit || first.length <= limit || !last) {
+    return { rows: rows.slice(0, limit + 1), unavailable };
+  }
+  // The page came out short: one more aggregation for the rest of the budget, resolved in chunks.
+  const rest = await select(keyOf(last), budget - first.length);
+  for (let i = 0; i < rest.length && rows.length <= limit; i += RESOLVE_CHUNK) {
+    await take(rest.slice(i, i + RESOLVE_CHUNK));
+  }
+  const scanned = first.length + rest.length;
+  const lastScanned = rest.at(-1) ?? last;
+  if (rows.length <= limit && scanned >= budget) {
+    return { rows, unavailable, scanStoppedAt: keyOf(lastScanned) };
   }
   return { rows: rows.slice(0, limit + 1), unavailable };
 }
@@ -103,6 +134,15 @@ async function pricesAtBlock(
 ): Promise<(number | null)[]> {
   if (!ctx.pricing || rows.length === 0) return rows.map(() => null);
   return ctx.pricing.pricesAt(rows.map((r) => ({ chainId: r.chain_id, token: r.address, time })));
+}
+
+/** The warning of a page cut short by the scan budget (its `next_offset` resumes the scan). */
+export function scanLimitWarning(chain: ChainConfig) {
+  return {
+    code: 'SCAN_LIMIT_REACHED',
+    message: `This page examined ${currentLimits().maxRowsScanned} balances (the per-request limit) before it was full; follow next_offset to continue.`,
+    chain_ids: [chain.chainId],
+  };
 }
 
 /**

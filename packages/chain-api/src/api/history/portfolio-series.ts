@@ -1,6 +1,7 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import { usdValue } from '../../shape/format.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext, PriceAtRequest } from '../context.js';
+import { currentLimits } from '../limits/request-scope.js';
 import { signedErc20Delta } from '../queries/historical-balances-query.js';
 import { indexedRange } from './past-block.js';
 import type { PastStateReader } from './state-reader.js';
@@ -15,8 +16,10 @@ export interface PortfolioChainPoint {
   /** Sum of priced holdings; null when the chain's history does not reach this day. */
   value_usd: number | null;
   priced_tokens: number;
-  /** Held tokens (or `native`) without a price at that time: not in `value_usd`. */
+  /** Held tokens (or `native`) without a price at that time: not in `value_usd` (first 20). */
   unpriced_tokens: string[];
+  /** How many held tokens had no price at that time (all of them, listed or not). */
+  unpriced_count: number;
   /** False when the history does not reach the day or a balance could not be read then. */
   complete: boolean;
 }
@@ -36,11 +39,16 @@ export interface PortfolioPoint {
 interface Holding {
   token: string;
   decimals: number | null;
+  /** False for a token with no price point at all by now: no lookups, always unpriced. */
+  priceable: boolean;
   /** Exact amount per day (index aligned with the days), null = the node could not tell. */
   amounts: (bigint | null)[];
 }
 
 const DAY_MS = 86_400_000;
+
+/** Unpriced tokens named per chain point (`unpriced_count` counts them all). */
+const UNPRICED_LISTED = 20;
 
 /** End of each of the last `days` UTC days, oldest first; the last one is `now`. */
 export function dayEnds(days: number, now: Date): { date: string; at: Date }[] {
@@ -68,11 +76,19 @@ export async function portfolioSeries(
   chains: readonly ChainConfig[],
   days: number,
   now: Date,
-): Promise<{ points: PortfolioPoint[]; unavailable: Map<ChainConfig, Set<string>> }> {
+): Promise<{
+  points: PortfolioPoint[];
+  unavailable: Map<ChainConfig, Set<string>>;
+  /** Chains with more tokens than PORTFOLIO_MAX_TOKENS: how many were left out. */
+  capped: Map<ChainConfig, { valued: number; held: number }>;
+}> {
   const ends = dayEnds(days, now);
   const unavailable = new Map<ChainConfig, Set<string>>();
+  const capped = new Map<ChainConfig, { valued: number; held: number }>();
   const perChain = await Promise.all(
-    chains.map((chain) => chainSeries(ctx, ctx.pastState, wallet, chain, ends, unavailable)),
+    chains.map((chain) =>
+      chainSeries(ctx, ctx.pastState, wallet, chain, ends, { unavailable, capped }),
+    ),
   );
   const points = ends.map((end, d): PortfolioPoint => {
     const entries = perChain.map((series) => series[d] as PortfolioChainPoint);
@@ -81,12 +97,34 @@ export async function portfolioSeries(
       time: end.at.toISOString(),
       value_usd: entries.reduce((sum, e) => sum + (e.value_usd ?? 0), 0),
       priced_tokens: entries.reduce((sum, e) => sum + e.priced_tokens, 0),
-      unpriced_count: entries.reduce((sum, e) => sum + e.unpriced_tokens.length, 0),
+      unpriced_count: entries.reduce((sum, e) => sum + e.unpriced_count, 0),
       complete: entries.every((e) => e.complete),
       chains: entries,
     };
   });
-  return { points, unavailable };
+  return { points, unavailable, capped };
+}
+
+/** What a chain's series found beyond its points. */
+interface SeriesNotes {
+  unavailable: Map<ChainConfig, Set<string>>;
+  capped: Map<ChainConfig, { valued: number; held: number }>;
+}
+
+/** Price questions per SQL statement (each a keyed lookup). */
+const PRICES_PER_QUERY = 5_000;
+
+async function pricesInChunks(
+  ctx: ApiContext,
+  requests: readonly PriceAtRequest[],
+): Promise<(number | null)[]> {
+  const pricing = ctx.pricing;
+  if (!pricing) return requests.map(() => null);
+  const out: (number | null)[] = [];
+  for (let i = 0; i < requests.length; i += PRICES_PER_QUERY) {
+    out.push(...(await pricing.pricesAt(requests.slice(i, i + PRICES_PER_QUERY))));
+  }
+  return out;
 }
 
 async function chainSeries(
@@ -95,7 +133,7 @@ async function chainSeries(
   wallet: string,
   chain: ChainConfig,
   ends: readonly { date: string; at: Date }[],
-  unavailable: Map<ChainConfig, Set<string>>,
+  notes: SeriesNotes,
 ): Promise<PortfolioChainPoint[]> {
   const { first, last } = await indexedRange(ctx.db, chain);
   const blocks = await dayBlocks(ctx, chain, ends, first, last);
@@ -107,12 +145,13 @@ async function chainSeries(
     value_usd: blocks[d] ? 0 : null,
     priced_tokens: 0,
     unpriced_tokens: [],
+    unpriced_count: 0,
     complete: blocks[d] !== null && blocks[d] !== undefined,
   });
   const known = blocks.flatMap((b) => (b ? [b] : []));
   const oldest = known[0];
   if (!oldest) return ends.map((_, d) => empty(d));
-  const holdings = await holdingsPerDay(ctx, reader, wallet, chain, blocks, oldest, unavailable);
+  const holdings = await holdingsPerDay(ctx, reader, wallet, chain, blocks, oldest, notes);
   const items = holdings.flatMap((h) =>
     h.amounts.flatMap((amount, d) =>
       amount !== null && amount > 0n && ends[d]
@@ -120,9 +159,15 @@ async function chainSeries(
         : [],
     ),
   );
-  const prices = ctx.pricing
-    ? await ctx.pricing.pricesAt(items.map((i) => i.req))
-    : items.map(() => null);
+  const asked = items.flatMap((item, i) => (item.h.priceable ? [i] : []));
+  const answers = await pricesInChunks(
+    ctx,
+    asked.map((i) => (items[i] as (typeof items)[number]).req),
+  );
+  const prices: (number | null)[] = items.map(() => null);
+  asked.forEach((i, k) => {
+    prices[i] = answers[k] ?? null;
+  });
   const out = ends.map((_, d) => empty(d));
   for (const h of holdings) {
     h.amounts.forEach((amount, d) => {
@@ -136,8 +181,11 @@ async function chainSeries(
       price === null || h.decimals === null
         ? null
         : usdValue(String(h.amounts[d]), h.decimals, price);
-    if (value === null || !Number.isFinite(value)) point.unpriced_tokens.push(h.token);
-    else {
+    if (value === null || !Number.isFinite(value)) {
+      // Listed up to a few per point: a spam wallet would repeat thousands on every day.
+      if (point.unpriced_tokens.length < UNPRICED_LISTED) point.unpriced_tokens.push(h.token);
+      point.unpriced_count++;
+    } else {
       point.value_usd = (point.value_usd ?? 0) + value;
       point.priced_tokens++;
     }
@@ -181,6 +229,8 @@ interface PairRow {
   amount: string;
   decimals: number | null;
   node: boolean;
+  priceable: boolean;
+  held: string;
 }
 
 /** Every token (and native) of the wallet on the chain with its exact amount at each day block. */
@@ -191,27 +241,48 @@ async function holdingsPerDay(
   chain: ChainConfig,
   blocks: readonly (DayBlock | null)[],
   oldest: DayBlock,
-  unavailable: Map<ChainConfig, Set<string>>,
+  notes: SeriesNotes,
 ): Promise<Holding[]> {
-  const [pairs, moves, native] = await Promise.all([
-    ctx.db.query<PairRow>(
-      `select x.token, x.amount::text as amount, t.decimals,
-              (coalesce(t.balance_model, 'conserving') <> 'conserving'
-                or t.balance_read_error is not null) as node
-         from erc20_balances x
-         left join tokens t on t.chain_id = x.chain_id and t.address = x.token
-        where x.wallet = $1 and x.chain_id = $2`,
-      [wallet, chain.chainId],
-    ),
+  const maxTokens = currentLimits().maxPortfolioTokens;
+  // The tokens valued: those that ever had a price first (stablecoins, then the most liquid),
+  // at most PORTFOLIO_MAX_TOKENS; a wallet's thousands of spam tokens are counted, not valued.
+  const pairs = await ctx.db.query<PairRow>(
+    `select x.token, x.amount::text as amount, t.decimals,
+            (coalesce(t.balance_model, 'conserving') <> 'conserving'
+              or t.balance_read_error is not null) as node,
+            v.priceable, (count(*) over ())::text as held
+       from erc20_balances x
+       left join tokens t on t.chain_id = x.chain_id and t.address = x.token
+       left join token_prices p on p.chain_id = x.chain_id and p.token = x.token
+       cross join lateral (
+         select (x.token = any(coalesce((select c.stablecoins from pricing_cursors c
+                  where c.chain_id = x.chain_id), '{}'::text[]))
+                 or exists (select 1 from price_history h
+                  where h.chain_id = x.chain_id and h.token = x.token)) as priceable
+       ) v
+      where x.wallet = $1 and x.chain_id = $2
+      order by v.priceable desc, p.pool_size desc nulls last, x.token
+      limit $3`,
+    [wallet, chain.chainId, maxTokens],
+  );
+  const held = Number(pairs.rows[0]?.held ?? 0);
+  if (held > pairs.rows.length) notes.capped.set(chain, { valued: pairs.rows.length, held });
+  const [moves, native] = await Promise.all([
     ctx.db.query<{ token: string; block: string; delta: string }>(
       `select a.token_address as token, a.block_number::text as block,
               sum(${signedErc20Delta})::text as delta
          from activity a
         where a.wallet = $1 and a.block_time >= $3 and a.chain_id = $2
           and a.block_number > $4::bigint and a.asset_type = 'erc20'
-          and a.token_address is not null
+          and a.token_address = any($5::text[])
         group by a.token_address, a.block_number`,
-      [wallet, chain.chainId, oldest.time.toISOString(), oldest.number.toString()],
+      [
+        wallet,
+        chain.chainId,
+        oldest.time.toISOString(),
+        oldest.number.toString(),
+        pairs.rows.map((p) => p.token),
+      ],
     ),
     ctx.db.query<{ amount: string; updated_block: string }>(
       `select amount::text, updated_block::text from native_balances
@@ -238,7 +309,7 @@ async function holdingsPerDay(
       (nodeNeeds[d] as { native: boolean }).native = true;
       return null;
     });
-    holdings.push({ token: 'native', decimals: chain.nativeDecimals, amounts });
+    holdings.push({ token: 'native', decimals: chain.nativeDecimals, priceable: true, amounts });
   }
   for (const p of pairs.rows) {
     const list = (movesByToken.get(p.token) ?? []).sort((a, b) => (a.block < b.block ? 1 : -1));
@@ -253,9 +324,9 @@ async function holdingsPerDay(
       nodeNeeds[d]?.tokens.push(p.token);
       return null;
     });
-    holdings.push({ token: p.token, decimals: p.decimals, amounts });
+    holdings.push({ token: p.token, decimals: p.decimals, priceable: p.priceable, amounts });
   }
-  await readFromNode(reader, wallet, chain, blocks, nodeNeeds, holdings, unavailable);
+  await readFromNode(reader, wallet, chain, blocks, nodeNeeds, holdings, notes.unavailable);
   return holdings;
 }
 

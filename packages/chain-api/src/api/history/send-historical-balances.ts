@@ -3,11 +3,16 @@ import { loadBalanceHistory } from '../balance-shape.js';
 import { type ChainSelectorItem, resolveSingleChain } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { invalidParameter } from '../errors.js';
+import type { BalanceKey } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
 import { walletAndChainDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { balancesPageBody, decodeBalanceCursor } from '../routes/balances-page.js';
-import { historicalBalancesPage, unavailableWarning } from './historical-balances.js';
+import {
+  historicalBalancesPage,
+  scanLimitWarning,
+  unavailableWarning,
+} from './historical-balances.js';
 import { type PastBlockRequest, resolvePastBlock } from './past-block.js';
 
 /** The balances query parameters a historical answer honours (as parsed by the balances route). */
@@ -82,6 +87,7 @@ export async function sendHistoricalBalances(
     },
     async (times) => {
       let rows: Awaited<ReturnType<typeof historicalBalancesPage>>['rows'] = [];
+      let resumeAfter: BalanceKey | undefined;
       const allWarnings: unknown[] = [...warnings];
       const tokens = query.asset_class === 'stablecoin' ? chain?.stablecoins : undefined;
       if (chain && at && !(tokens && tokens.length === 0)) {
@@ -102,9 +108,11 @@ export async function sendHistoricalBalances(
           limit: query.limit,
         });
         rows = page.rows;
+        resumeAfter = page.scanStoppedAt;
         if (page.unavailable.length > 0) {
           allWarnings.push(unavailableWarning(chain, at, page.unavailable));
         }
+        if (resumeAfter) allWarnings.push(scanLimitWarning(chain));
       }
       const history = await loadBalanceHistory(
         rows.slice(0, query.limit),
@@ -123,6 +131,7 @@ export async function sendHistoricalBalances(
         warnings: allWarnings,
         scope,
         history,
+        resumeAfter,
       });
       if (at) {
         body.block_number = Number(at.number);

@@ -1,6 +1,8 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import { readBalances } from '../../reconcile/read-balances.js';
 import type { NodeClientRegistry, RpcClient } from '../../rpc/index.js';
+import { currentScope } from '../limits/request-scope.js';
+import { scopedRpc, takeNodeRead } from '../limits/scoped-rpc.js';
 
 /** Balances the node reports at one past block; null = the node could not say (not archive, down). */
 export interface NodeBalances {
@@ -26,18 +28,30 @@ export interface PastStateReader {
 /**
  * A reader over each chain's node: the registry's `history` clients (opened on first use, few
  * retries: an API request waits on it). A chain without `rpcUrl` answers null for everything.
+ * Inside a request each read takes one of its REQUEST_MAX_NODE_READS (past the budget: null for
+ * everything), its calls share its API key's node slots and stop at its deadline (`scopedRpc`).
  *
  * @example
  * const reader = createPastStateReader(nodes);
  * const { native, tokens } = await reader.read(chain, 120n, wallet, { native: true, tokens: [usdc] });
  */
 export function createPastStateReader(nodes: NodeClientRegistry): PastStateReader {
-  const client = (chain: ChainConfig): RpcClient | undefined => nodes.client(chain, 'history');
+  const clients = new Map<RpcClient, RpcClient>();
+  const client = (chain: ChainConfig): RpcClient | undefined => {
+    const shared = nodes.client(chain, 'history');
+    if (!shared) return undefined;
+    let scoped = clients.get(shared);
+    if (!scoped) {
+      scoped = scopedRpc(shared);
+      clients.set(shared, scoped);
+    }
+    return scoped;
+  };
   return {
     async read(chain, block, wallet, want) {
       const rpc = client(chain);
       const none: NodeBalances = { native: null, tokens: want.tokens.map(() => null) };
-      if (!rpc) return none;
+      if (!rpc || !takeNodeRead()) return none;
       const tag = `0x${block.toString(16)}`;
       const [native, tokens] = await Promise.all([
         want.native
@@ -46,20 +60,31 @@ export function createPastStateReader(nodes: NodeClientRegistry): PastStateReade
                 validate: (r) => typeof r === 'string' && /^0x[0-9a-f]+$/i.test(r),
               })
               .then((hex) => BigInt(hex))
-              .catch(() => null)
+              .catch(unlessCancelled(null))
           : Promise.resolve(null),
         readBalances(
           rpc,
           chain.multicall3 ?? null,
           want.tokens.map((token) => ({ token, wallet })),
           block,
-        ).catch(() => none.tokens),
+        ).catch(unlessCancelled(none.tokens)),
       ]);
       return { native, tokens: await zeroWithoutCode(rpc, want.tokens, tokens, tag) };
     },
     async close() {
       // The clients belong to the registry, which closes them.
     },
+  };
+}
+
+/**
+ * A failed read is "the node could not say" (`value`), unless the request it ran for was
+ * cancelled: then the cancellation goes on up (the answer must not pass for an incomplete one).
+ */
+function unlessCancelled<T>(value: T): () => T {
+  return () => {
+    currentScope()?.signal.throwIfAborted();
+    return value;
   };
 }
 
@@ -77,7 +102,7 @@ async function zeroWithoutCode(
       unknown.map((i) => ({ method: 'eth_getCode', params: [tokens[i], tag] })),
       { validate: (r) => typeof r === 'string' },
     )
-    .catch(() => unknown.map(() => null));
+    .catch(unlessCancelled(unknown.map(() => null)));
   const out = [...values];
   unknown.forEach((i, k) => {
     if (codes[k] === '0x') out[i] = 0n;

@@ -21,6 +21,12 @@ export interface HistoricalBalancesQuery {
   /** Drop ERC20s whose current pricing pool is under this many USD or missing. */
   minPoolUsd?: number | undefined;
   withPools?: boolean | undefined;
+  /**
+   * Only ERC20s that can have a price at the block: a configured stablecoin, or a token with a
+   * price point at or before it (exclude_unpriced: a wallet's thousands of never-priced spam
+   * tokens are skipped by index probes instead of being resolved and priced one by one).
+   */
+  pricedOnly?: boolean | undefined;
   after?: BalanceKey | undefined;
   limit: number;
 }
@@ -82,6 +88,12 @@ export async function selectHistoricalCandidates(
     if (q.tokens) filters.push(`x.token = any(${add(q.tokens)}::text[])`);
     if (q.after && afterKind === 1) filters.push(`x.token > ${add(afterAddress)}::text`);
     const time = add(q.blockTime.toISOString());
+    if (q.pricedOnly) {
+      filters.push(`(x.token = any(coalesce((select c.stablecoins from pricing_cursors c
+          where c.chain_id = x.chain_id), '{}'::text[]))
+        or exists (select 1 from price_history h
+          where h.chain_id = x.chain_id and h.token = x.token and h.time <= ${time}::timestamptz))`);
+    }
     parts.push(`(select x.chain_id, 1 as kind, x.token as address,
         case when s.node then x.amount::text else s.past::text end as amount,
         case when s.node then 'node' else 'store' end as source,

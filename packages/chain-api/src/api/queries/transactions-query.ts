@@ -79,22 +79,32 @@ export async function selectTransactions(
   return rows;
 }
 
-/** The stored logs of a page's transactions, in log order. */
+/**
+ * The stored logs of a page's transactions, in log order: the first `perTransaction` of each
+ * (a transaction can emit tens of thousands).
+ */
 export async function selectTransactionLogs(
   db: ReadDb,
   txs: readonly Pick<TransactionRow, 'chain_id' | 'block_number' | 'tx_index'>[],
+  perTransaction: number,
 ): Promise<LogRow[]> {
   if (txs.length === 0) return [];
   const sql = `
     select l.chain_id, l.block_number::text as block_number, l.tx_index, l.log_index, l.address,
            l.topic0, l.topic1, l.topic2, l.topic3, '0x' || encode(l.data, 'hex') as data
       from unnest($1::int[], $2::bigint[], $3::int[]) as k(chain_id, block_number, tx_index)
-      join logs l on l.chain_id = k.chain_id and l.block_number = k.block_number and l.tx_index = k.tx_index
+      cross join lateral (
+        select * from logs l
+         where l.chain_id = k.chain_id and l.block_number = k.block_number and l.tx_index = k.tx_index
+         order by l.log_index
+         limit $4
+      ) l
      order by l.chain_id, l.block_number, l.log_index`;
   const { rows } = await preparedQuery<LogRow>(db, sql, [
     txs.map((t) => t.chain_id),
     txs.map((t) => t.block_number),
     txs.map((t) => t.tx_index),
+    perTransaction,
   ]);
   return rows;
 }

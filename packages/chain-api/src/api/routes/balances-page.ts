@@ -52,6 +52,8 @@ export interface BalancesPageInput {
   scope: string;
   /** Historical prices of the page's rows (`loadBalanceHistory`). */
   history: readonly (number | null)[];
+  /** Where a scan cut short by its budget resumes: `next_offset` even on a short page. */
+  resumeAfter?: BalanceKey | undefined;
 }
 
 /**
@@ -77,6 +79,8 @@ export function balancesPageBody(input: BalancesPageInput): Record<string, unkno
   const last = page.at(-1);
   if (rows.length > limit && last) {
     body.next_offset = ctx.cursors.encode(input.scope, [last.chain_id, last.kind, last.address]);
+  } else if (input.resumeAfter) {
+    body.next_offset = ctx.cursors.encode(input.scope, [...input.resumeAfter]);
   }
   return body;
 }

@@ -34,7 +34,7 @@ export function portfolioRoute(ctx: ApiContext) {
           tags: ['balances'],
           summary: 'Daily USD value of a wallet over the last N days',
           description:
-            "Beyond the peer. One point per UTC day (end of day; the last point is now), per chain and in total: the balances at the last indexed block of that day (the historical balances endpoint's exact amounts) times each token's price at that time. Holdings without a price then are listed in `unpriced_tokens` and left out of `value_usd`. Errors are JSON `{message}`.",
+            "Beyond the peer. One point per UTC day (end of day; the last point is now), per chain and in total: the balances at the last indexed block of that day (the historical balances endpoint's exact amounts) times each token's price at that time. Holdings without a price then are listed in `unpriced_tokens` and left out of `value_usd`. At most `PORTFOLIO_MAX_TOKENS` tokens per chain are valued (those with a price history first, most liquid first; a `PORTFOLIO_TOKENS_CAPPED` warning counts the rest) and at most `REQUEST_MAX_NODE_READS` past blocks are read from the node (docs/limits.md). Errors are JSON `{message}`.",
           operationId: 'getEvmPortfolio',
           params: pathParams.schema,
           querystring: queryParams.schema,
@@ -68,7 +68,7 @@ export function portfolioRoute(ctx: ApiContext) {
             ),
           },
           async (times) => {
-            const { points, unavailable } = await portfolioSeries(
+            const { points, unavailable, capped } = await portfolioSeries(
               ctx,
               address,
               chains,
@@ -76,6 +76,13 @@ export function portfolioRoute(ctx: ApiContext) {
               requestTime,
             );
             const allWarnings: unknown[] = [...warnings];
+            for (const [chain, { valued, held }] of capped) {
+              allWarnings.push({
+                code: 'PORTFOLIO_TOKENS_CAPPED',
+                message: `The wallet holds ${held} tokens on ${chain.name}; the ${valued} valued are those with a price history, most liquid first (PORTFOLIO_MAX_TOKENS). The others are left out of every point.`,
+                chain_ids: [chain.chainId],
+              });
+            }
             for (const [chain, tokens] of unavailable) {
               allWarnings.push({
                 code: 'HISTORICAL_STATE_UNAVAILABLE',

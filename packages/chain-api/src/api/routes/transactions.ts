@@ -3,6 +3,7 @@ import { shapeTransaction } from '../../shape/transaction-shape.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
+import { currentLimits } from '../limits/request-scope.js';
 import { walletAddressParam } from '../params/address-params.js';
 import { booleanParam } from '../params/choice-params.js';
 import { limitParam } from '../params/number-params.js';
@@ -38,6 +39,14 @@ function isTransactionKey(key: readonly (string | number)[]): key is Transaction
     /^\d{1,19}$/.test(key[2]) &&
     Number.isInteger(key[3])
   );
+}
+
+/** The warning of a page whose transactions emitted more logs than it shows (TX_MAX_LOGS). */
+function logsTruncatedWarning(hashes: readonly string[], maxLogs: number) {
+  return {
+    code: 'LOGS_TRUNCATED',
+    message: `Only the first ${maxLogs} logs (by log index) are shown for ${hashes.length} transaction(s): ${hashes.slice(0, 10).join(', ')}${hashes.length > 10 ? ', ...' : ''}.`,
+  };
 }
 
 /** GET /v1/evm/transactions/{address} */
@@ -101,12 +110,25 @@ export function transactionsRoute(ctx: ApiContext) {
                     limit: query.limit + 1,
                   });
             const page = rows.slice(0, query.limit);
-            const logs = await selectTransactionLogs(ctx.db, page);
+            const maxLogs = currentLimits().maxLogsPerTransaction;
+            const logs = await selectTransactionLogs(ctx.db, page, maxLogs + 1);
             const logsByTx = new Map<string, LogRow[]>();
             for (const log of logs) {
               const k = `${log.chain_id}:${log.block_number}:${log.tx_index}`;
-              logsByTx.set(k, [...(logsByTx.get(k) ?? []), log]);
+              const list = logsByTx.get(k);
+              if (list) list.push(log);
+              else logsByTx.set(k, [log]);
             }
+            const truncated: string[] = [];
+            for (const row of page) {
+              const list = logsByTx.get(`${row.chain_id}:${row.block_number}:${row.tx_index}`);
+              if (list && list.length > maxLogs) {
+                list.length = maxLogs;
+                truncated.push(row.hash);
+              }
+            }
+            const pageWarnings: unknown[] = [...warnings];
+            if (truncated.length > 0) pageWarnings.push(logsTruncatedWarning(truncated, maxLogs));
             const byId = new Map(chains.map((c) => [c.chainId, c]));
             const body: Record<string, unknown> = {
               wallet_address: address,
@@ -120,7 +142,7 @@ export function transactionsRoute(ctx: ApiContext) {
                 ),
               ),
             };
-            if (warnings.length > 0) body.warnings = warnings;
+            if (pageWarnings.length > 0) body.warnings = pageWarnings;
             const last = page.at(-1);
             if (rows.length > query.limit && last) {
               body.next_offset = ctx.cursors.encode(scope, [

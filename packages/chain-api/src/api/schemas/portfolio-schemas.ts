@@ -10,6 +10,7 @@ const chainPointSchema: JsonSchema = {
     'value_usd',
     'priced_tokens',
     'unpriced_tokens',
+    'unpriced_count',
     'complete',
   ],
   properties: {
@@ -33,7 +34,11 @@ const chainPointSchema: JsonSchema = {
       type: 'array',
       items: { type: 'string' },
       description:
-        'Held tokens (`native` for the native asset) without a price at that time: not counted in `value_usd`.',
+        'Held tokens (`native` for the native asset) without a price at that time: not counted in `value_usd`. At most 20 are named; `unpriced_count` counts them all.',
+    },
+    unpriced_count: {
+      type: 'integer',
+      description: 'Held tokens without a price at that time, named in `unpriced_tokens` or not.',
     },
     complete: {
       type: 'boolean',

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { KeyedLimiter } from './keyed-limiter.js';
+
+const gate = () => {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+};
+
+describe('KeyedLimiter', () => {
+  it('limits each key on its own: a flooding key queues behind itself only', async () => {
+    const slots = new KeyedLimiter(2);
+    const g = gate();
+    const flood = Array.from({ length: 10 }, () => slots.run('a', () => g.opened));
+    expect(slots.load('a')).toEqual({ active: 2, waiting: 8 });
+    // Key b runs at once although key a has ten runs pending.
+    expect(await slots.run('b', async () => 'b ran')).toBe('b ran');
+    g.open();
+    await Promise.all(flood);
+    expect(slots.load('a')).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('serves waiters in arrival order and frees the slot when a run throws', async () => {
+    const slots = new KeyedLimiter(1);
+    const order: number[] = [];
+    const first = slots.run('k', async () => {
+      throw new Error('boom');
+    });
+    const rest = [1, 2, 3].map((n) => slots.run('k', async () => void order.push(n)));
+    await expect(first).rejects.toThrow('boom');
+    await Promise.all(rest);
+    expect(order).toEqual([1, 2, 3]);
+  });
+
+  it('a waiter whose signal aborts leaves the queue with the reason; others still run', async () => {
+    const slots = new KeyedLimiter(1);
+    const g = gate();
+    const holder = slots.run('k', () => g.opened);
+    const controller = new AbortController();
+    const aborted = slots.run('k', async () => 'never', controller.signal);
+    const after = slots.run('k', async () => 'ran');
+    controller.abort(new Error('deadline'));
+    await expect(aborted).rejects.toThrow('deadline');
+    expect(slots.load('k').waiting).toBe(1);
+    g.open();
+    await holder;
+    expect(await after).toBe('ran');
+    // An already aborted signal never takes a slot.
+    await expect(slots.run('k', async () => 1, controller.signal)).rejects.toThrow('deadline');
+    expect(slots.load('k')).toEqual({ active: 0, waiting: 0 });
+  });
+});

@@ -1,0 +1,86 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { defaultRequestLimits, type RequestLimits } from '../../config/request-limits-config.js';
+import { ApiError } from '../errors.js';
+import type { KeyedLimiter } from './keyed-limiter.js';
+
+export { defaultRequestLimits, type RequestLimits };
+
+/** The running request as the layers below the routes see it. */
+export interface RequestScope {
+  /** Aborts at the deadline or when the client goes away. */
+  readonly signal: AbortSignal;
+  readonly limits: RequestLimits;
+  /** Who the work is charged to: the API key's id once authenticated, else the client address. */
+  key(): string;
+  /** Per-key slots shared by every request of this server. */
+  readonly dbSlots: KeyedLimiter;
+  readonly nodeSlots: KeyedLimiter;
+  /** Node reads made so far (against `limits.maxNodeReads`). */
+  nodeReads: number;
+}
+
+const storage = new AsyncLocalStorage<RequestScope>();
+
+/** The request this code runs for; undefined outside one (workers, startup, public routes' hooks). */
+export function currentScope(): RequestScope | undefined {
+  return storage.getStore();
+}
+
+/** The limits of the running request, else the defaults (code called outside a request). */
+export function currentLimits(): RequestLimits {
+  return storage.getStore()?.limits ?? defaultRequestLimits;
+}
+
+/** Runs `fn` (and everything it starts) inside `scope`. */
+export function runInScope<T>(scope: RequestScope, fn: () => T): T {
+  return storage.run(scope, fn);
+}
+
+/**
+ * The 503 of a request past its deadline (always a JSON `{error}` body, like the gateway's).
+ *
+ * @example
+ * throw requestTimedOut(10_000);
+ */
+export function requestTimedOut(timeoutMs: number): ApiError {
+  const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
+  return new ApiError(
+    'REQUEST_TIMEOUT',
+    `Request timed out: it took longer than ${seconds} and was cancelled. Retry later, or ask for less (a smaller limit, fewer days or chains).`,
+    { 'retry-after': '5' },
+  );
+}
+
+/** Whether `error` is (or was caused by) a request's deadline. */
+export function isRequestTimeout(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'REQUEST_TIMEOUT';
+}
+
+/**
+ * Rejects as soon as the current request's signal aborts, else settles like `work`: for work that
+ * cannot itself be cancelled (a PGlite statement), so the request still answers at its deadline.
+ */
+export function raceScope<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
