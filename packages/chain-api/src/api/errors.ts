@@ -28,6 +28,7 @@ declare module 'fastify' {
 export const errorCatalogue = {
   INVALID_PARAMETER: { status: 400, text: 'Invalid request parameter' },
   UNAUTHORIZED: { status: 401, text: 'invalid API Key' },
+  QUOTA_EXCEEDED: { status: 402, text: 'Compute unit quota exceeded' },
   NOT_FOUND: { status: 404, text: 'Not found' },
   RATE_LIMITED: { status: 429, text: 'Too many requests' },
   INTERNAL: { status: 500, text: 'Internal server error' },
@@ -41,7 +42,11 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Errors that always use the gateway's `{error}` body, whatever the endpoint. */
-const gatewayCodes: ReadonlySet<ErrorCode> = new Set(['UNAUTHORIZED', 'RATE_LIMITED']);
+const gatewayCodes: ReadonlySet<ErrorCode> = new Set([
+  'UNAUTHORIZED',
+  'RATE_LIMITED',
+  'QUOTA_EXCEEDED',
+]);
 
 /**
  * An error with a status from the catalogue and a message safe to show to the caller.
@@ -73,6 +78,24 @@ export function rateLimited(retryAfterSeconds: number, contact = 'sales'): ApiEr
   return new ApiError(
     'RATE_LIMITED',
     `Too many requests. Please contact ${contact} to increase your limit, or retry in ${seconds} s.`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
+/**
+ * The 402 answer: the request would pass the key's compute-unit quota. `retry-after` is when the
+ * period (UTC day or month) turns over.
+ */
+export function quotaExceeded(
+  quota: number,
+  period: 'day' | 'month',
+  periodEnd: Date,
+  contact = 'sales',
+): ApiError {
+  const seconds = Math.max(1, Math.ceil((periodEnd.getTime() - Date.now()) / 1000));
+  return new ApiError(
+    'QUOTA_EXCEEDED',
+    `Compute unit quota exceeded (${quota} per ${period}). Please contact ${contact} to increase your quota, or retry after ${periodEnd.toISOString()}.`,
     { 'retry-after': String(seconds) },
   );
 }

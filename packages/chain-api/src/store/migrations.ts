@@ -6,6 +6,7 @@ import { changeMigrations } from './changes/change-migrations.js';
 import { nftMigrations } from './nft/nft-migrations.js';
 import { pricingMigrations } from './pricing/pricing-migrations.js';
 import { subscriptionMigrations } from './subscriptions/subscription-migrations.js';
+import { usageMigrations } from './api/usage-migrations.js';
 import { walletsMigrations } from './wallets/wallets-migrations.js';
 
 /**
@@ -24,4 +25,6 @@ export const storeMigrations: readonly Migration[] = [
   ...changeMigrations,
   // Webhook subscriptions, after the keys they belong to.
   ...subscriptionMigrations,
+  // Compute-unit quotas and usage, on the keys table.
+  ...usageMigrations,
 ];

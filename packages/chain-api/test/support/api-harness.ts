@@ -8,11 +8,13 @@ import type { ReadFence } from '../../src/api/read-fence.js';
 import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
 import type { ResponseCacheConfig } from '../../src/api/response-cache/start-response-cache.js';
 import type { SubscribeStoreChanges } from '../../src/api/response-cache/store-changes.js';
-import { createApiServer } from '../../src/api/server.js';
+import { type ApiServerOptions, createApiServer } from '../../src/api/server.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
 import { knownChains, resolveChainConfig } from '../../src/chains/index.js';
-import { createKeyStore } from '../../src/keys/key-store.js';
+import { createKeyStore, type KeyStore } from '../../src/keys/key-store.js';
 import { storeMigrations } from '../../src/store/migrations.js';
+
+type KeyLookup = Pick<KeyStore, 'findActiveByHash'>;
 
 export interface TestApi {
   t: TestDatabase;
@@ -53,6 +55,11 @@ export async function startTestApi(
     subscribeStoreChanges?: SubscribeStoreChanges;
     readFence?: ReadFence;
     console?: ConsoleServerOptions;
+    computeUnits?: ApiServerOptions['computeUnits'];
+    keyLookups?: ApiServerOptions['keyLookups'];
+    trustProxy?: boolean;
+    /** Wraps the key store the server looks keys up in (tests count lookups). */
+    wrapKeyStore?: (store: KeyLookup) => KeyLookup;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -88,6 +95,10 @@ export async function startTestApi(
     subscribeStoreChanges: opts.subscribeStoreChanges,
     readFence: opts.readFence,
     console: opts.console,
+    computeUnits: opts.computeUnits,
+    keyLookups: opts.keyLookups,
+    trustProxy: opts.trustProxy,
+    keyStore: opts.wrapKeyStore?.(createKeyStore(serverDb)),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { ChainConfig } from '../../chains/chain-config.js';
+import { ConfigError } from '../../errors/index.js';
+import type { Reservation, UsageMeter } from '../../keys/usage-meter.js';
+import type { ChainRegistry } from '../chain-selector.js';
+import { quotaExceeded } from '../errors.js';
+import { priceOf, requestUnits } from './prices.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Compute units reserved for this request (keyed routes). */
+    computeUnits: Reservation | null;
+  }
+}
+
+/**
+ * Charges every keyed request of `scope` its compute units before its handler runs (after
+ * authentication and the rate limit): reserved atomically against the key's quota, a 402 when
+ * the quota would pass. Answers with a status of 400 or more give the units back (invalid
+ * parameters, not found, server errors cost nothing). Every route of the scope must have a
+ * price: registering one without fails at start.
+ */
+export function chargeComputeUnits(
+  scope: FastifyInstance,
+  opts: { meter: UsageMeter; registry: ChainRegistry<ChainConfig>; contact?: string },
+): void {
+  scope.decorateRequest('computeUnits', null);
+  scope.addHook('onRoute', (route) => {
+    if (!priceOf(route.url)) {
+      throw new ConfigError(
+        'computeUnits',
+        `route ${route.method} ${route.url} has no compute-unit price (src/api/compute-units/prices.ts)`,
+      );
+    }
+  });
+  scope.addHook('preHandler', async (request, reply) => {
+    const key = request.apiKey;
+    const price = priceOf(request.routeOptions.url ?? '');
+    if (!key || !price) return;
+    const units = requestUnits(price, request, opts.registry);
+    const outcome = await opts.meter.reserve(key, units);
+    if (!outcome.granted) {
+      throw quotaExceeded(outcome.quota, outcome.slot.period, outcome.slot.periodEnd, opts.contact);
+    }
+    request.computeUnits = outcome;
+    reply.header('x-compute-units', String(units));
+  });
+  // Answers that cost nothing do not claim a price.
+  scope.addHook('onSend', async (request, reply) => {
+    if (request.computeUnits && reply.statusCode >= 400) reply.removeHeader('x-compute-units');
+  });
+  scope.addHook('onResponse', async (request, reply) => {
+    const reservation = request.computeUnits;
+    if (!reservation) return;
+    request.computeUnits = null;
+    opts.meter.settle(reservation, reply.statusCode < 400);
+  });
+}
