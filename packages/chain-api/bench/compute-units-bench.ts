@@ -17,7 +17,12 @@ import { createApiServer } from '../src/api/server.js';
 import { resolveChainConfig } from '../src/chains/index.js';
 import { createKeyStore } from '../src/keys/key-store.js';
 import { storeMigrations } from '../src/store/migrations.js';
-import { addr, insertErc20Balances, insertTokens, setCheckpoint } from '../test/support/seed-store.js';
+import {
+  addr,
+  insertErc20Balances,
+  insertTokens,
+  setCheckpoint,
+} from '../test/support/seed-store.js';
 
 type Mode = 'off' | 'unlimited' | 'quota';
 const modes: Mode[] = ['off', 'unlimited', 'quota'];

@@ -45,9 +45,9 @@ export function createKeyLookupLimit(opts: KeyLookupLimitOptions): KeyLookupLimi
             const seconds = Math.max(1, Math.ceil(result.ttl / 1000));
             reject(
               new ApiError('RATE_LIMITED', rateLimited(seconds, opts.contact).message, {
-                  'retry-after': String(seconds),
-                  'x-ratelimit-limit': String(opts.perIp),
-                  'x-ratelimit-remaining': '0',
+                'retry-after': String(seconds),
+                'x-ratelimit-limit': String(opts.perIp),
+                'x-ratelimit-remaining': '0',
                 'x-ratelimit-reset': String(seconds),
               }),
             );

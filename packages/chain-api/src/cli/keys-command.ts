@@ -158,7 +158,9 @@ async function run(
       out(`no active key with id ${id}`);
       return 1;
     }
-    out(`updated ${record.id}: ${quotaText(record)} (running servers apply it within KEY_CACHE_TTL_MS)`);
+    out(
+      `updated ${record.id}: ${quotaText(record)} (running servers apply it within KEY_CACHE_TTL_MS)`,
+    );
     return 0;
   }
   if (action === 'list') {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '@sluice/db';
+import type { UsagePeriod } from '../store/api/api-key-usage.js';
 import {
   type ApiKeyRow,
   apiKeyColumns,
@@ -7,7 +8,6 @@ import {
   revokeApiKey,
   updateApiKeyQuota,
 } from '../store/api/api-keys.js';
-import type { UsagePeriod } from '../store/api/api-key-usage.js';
 import { generateApiKey, hashApiKey, keyHint } from './api-key-format.js';
 
 /** An API key as stored: never the key itself, only its hash and a short hint. */

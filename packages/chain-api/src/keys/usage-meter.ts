@@ -101,7 +101,11 @@ export function createUsageMeter(store: UsageStore, opts: UsageMeterOptions = {}
     const want = leaseSize(lease, units);
     let result = await store.reserve(lease.slot, want, lease.quota);
     let got = want;
-    if (!result.granted && want > units) {
+    if (!result.granted && (want > units || lease.balance > 0)) {
+      // Room for this request may be split between what this process holds and the store.
+      const held = lease.balance;
+      lease.balance = 0;
+      if (held > 0) await store.release(lease.slot, held);
       result = await store.reserve(lease.slot, units, lease.quota);
       got = units;
     }

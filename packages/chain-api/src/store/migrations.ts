@@ -1,12 +1,12 @@
 import type { Migration } from '@sluice/db';
 import { apiMigrations } from './api/api-migrations.js';
 import { simSurfaceMigrations } from './api/sim-migrations.js';
+import { usageMigrations } from './api/usage-migrations.js';
 import { chainMigrations } from './chain-migrations.js';
 import { changeMigrations } from './changes/change-migrations.js';
 import { nftMigrations } from './nft/nft-migrations.js';
 import { pricingMigrations } from './pricing/pricing-migrations.js';
 import { subscriptionMigrations } from './subscriptions/subscription-migrations.js';
-import { usageMigrations } from './api/usage-migrations.js';
 import { walletsMigrations } from './wallets/wallets-migrations.js';
 
 /**

@@ -69,7 +69,7 @@ describe('keys CLI with compute-unit quotas', () => {
     const created = await sluice(['keys', 'create', '--cu-quota', '7']);
     const id = idOf(created.stdout);
     const bad = await Promise.all([
-      sluice(['keys', 'create', '--cu-quota', '-1']),
+      sluice(['keys', 'create', '--cu-quota=-1']),
       sluice(['keys', 'create', '--cu-quota', 'lots']),
       sluice(['keys', 'create', '--cu-quota', '1e3']),
       sluice(['keys', 'create', '--cu-period', 'week']),
@@ -78,11 +78,13 @@ describe('keys CLI with compute-unit quotas', () => {
       sluice(['keys', 'update', '--cu-quota', '5']),
       sluice(['keys', 'usage', 'extra']),
       sluice(['keys', 'create', '--cu-quota']),
+      sluice(['keys', 'create', '--cu-quota', '-1']),
     ]);
     for (const result of bad) expect(result.code).toBe(2);
     expect(bad[0]!.stdout).toContain('--cu-quota must be a whole number');
     expect(bad[3]!.stdout).toContain('--cu-period must be day or month');
     expect(bad[5]!.stdout).toContain('needs --cu-quota and/or --cu-period');
+    expect(bad[9]!.stdout).toContain("'--cu-quota'");
     const unknown = await sluice(['keys', 'update', 'key_000000000000', '--cu-quota', '5']);
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toContain('no active key with id key_000000000000');
@@ -94,7 +96,9 @@ describe('keys CLI with compute-unit quotas', () => {
   }, 120_000);
 
   it("shows each key's use of its current period as a table and as JSON", async () => {
-    const a = idOf((await sluice(['keys', 'create', '--name', 'alpha', '--cu-quota', '100'])).stdout);
+    const a = idOf(
+      (await sluice(['keys', 'create', '--name', 'alpha', '--cu-quota', '100'])).stdout,
+    );
     const b = idOf(
       (await sluice(['keys', 'create', '--name', 'beta', '--cu-period', 'day'])).stdout,
     );

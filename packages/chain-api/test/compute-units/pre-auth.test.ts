@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
 import type { KeyStore } from '../../src/keys/key-store.js';
-import { type TestApi, startTestApi } from '../support/api-harness.js';
+import { startTestApi, type TestApi } from '../support/api-harness.js';
 import { addr } from '../support/seed-store.js';
 
 /**
@@ -103,7 +104,9 @@ describe('key lookups before authentication', () => {
     expect(count(statuses, 401)).toBe(200);
     expect(counter.lookups).toBe(1);
     // Over-long keys never reach the store at all.
-    const long = await fetch(`${api.url}${path}`, { headers: { 'x-sim-api-key': 'k'.repeat(300) } });
+    const long = await fetch(`${api.url}${path}`, {
+      headers: { 'x-sim-api-key': 'k'.repeat(300) },
+    });
     expect(long.status).toBe(401);
     expect(counter.lookups).toBe(1);
   }, 60_000);
@@ -171,4 +174,24 @@ describe('key lookups before authentication', () => {
       for (const c of clients) c.disconnect();
     }
   }, 120_000);
+});
+
+describe('key lookup settings', () => {
+  it('reads KEY_LOOKUPS_PER_IP, KEY_LOOKUP_WINDOW_MS and UNKNOWN_KEY_CACHE_MS, refusing bad values', () => {
+    expect(loadConfig({}).keyLookups).toEqual({
+      perIp: 120,
+      windowMs: 60_000,
+      unknownKeyTtlMs: 30_000,
+    });
+    expect(
+      loadConfig({
+        KEY_LOOKUPS_PER_IP: '5',
+        KEY_LOOKUP_WINDOW_MS: '1000',
+        UNKNOWN_KEY_CACHE_MS: '0',
+      }).keyLookups,
+    ).toEqual({ perIp: 5, windowMs: 1_000, unknownKeyTtlMs: 0 });
+    expect(() => loadConfig({ KEY_LOOKUPS_PER_IP: '0' })).toThrow(/KEY_LOOKUPS_PER_IP/);
+    expect(() => loadConfig({ KEY_LOOKUP_WINDOW_MS: 'soon' })).toThrow(/KEY_LOOKUP_WINDOW_MS/);
+    expect(() => loadConfig({ UNKNOWN_KEY_CACHE_MS: '-1' })).toThrow(/UNKNOWN_KEY_CACHE_MS/);
+  });
 });

@@ -5,7 +5,7 @@ import { chargeComputeUnits } from '../../src/api/compute-units/charge-units.js'
 import { priceOf, requestUnits } from '../../src/api/compute-units/prices.js';
 import { createUsageMeter } from '../../src/keys/usage-meter.js';
 import { createDbUsageStore } from '../../src/keys/usage-store.js';
-import { type TestApi, startTestApi, testChains } from '../support/api-harness.js';
+import { startTestApi, type TestApi, testChains } from '../support/api-harness.js';
 import { addr } from '../support/seed-store.js';
 
 /**
@@ -146,16 +146,22 @@ describe('compute units of served requests', () => {
 
   it('refuses to start with a keyed route that has no price', async () => {
     const meter = createUsageMeter(createDbUsageStore(api.serverDb));
-    const app = Fastify();
-    await app.register(
-      async (scope) => {
-        chargeComputeUnits(scope, { meter, registry });
-        scope.get('/transactions/:address', async () => ({}));
-        scope.get('/unpriced/:address', async () => ({}));
-      },
-      { prefix: '/v1/evm' },
+    const build = async (paths: string[]) => {
+      const app = Fastify();
+      await app.register(
+        async (scope) => {
+          chargeComputeUnits(scope, { meter, registry });
+          for (const path of paths) scope.get(path, async () => ({}));
+        },
+        { prefix: '/v1/evm' },
+      );
+      await app.ready();
+      await app.close();
+    };
+    await build(['/transactions/:address', '/search/tokens']);
+    await expect(build(['/transactions/:address', '/unpriced/:address'])).rejects.toThrow(
+      /GET \/v1\/evm\/unpriced\/:address has no compute-unit price/,
     );
-    await expect(app.ready()).rejects.toThrow(/GET \/v1\/evm\/unpriced\/:address has no compute-unit price/);
     await meter.close();
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../../src/keys/key-store.js';
-import { type TestApi, startTestApi } from '../support/api-harness.js';
+import { startTestApi, type TestApi } from '../support/api-harness.js';
 import { addr } from '../support/seed-store.js';
 
 /**
@@ -66,8 +66,9 @@ describe('compute-unit quotas', () => {
     const second = await call(`/v1/evm/activity/${wallet}`, key); // 3 + 3 > 5
     expect(second.res.status).toBe(402);
     expect(JSON.parse(second.text).error).toContain('5 per day');
-    // A 400 and a 404 give their units back.
-    expect((await call('/v1/evm/balances/0x12', key)).res.status).toBe(400);
+    // Rejected requests give their units back: a bad address (1 unit reserved, then returned)...
+    expect((await call('/v1/evm/balances/0x12?chain_ids=1', key)).res.status).toBe(400);
+    // ...and a bad chain_ids (priced at 0).
     expect((await call(`/v1/evm/balances/${wallet}?chain_ids=nosuchtag`, key)).res.status).toBe(
       400,
     );

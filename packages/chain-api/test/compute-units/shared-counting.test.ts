@@ -11,8 +11,8 @@ import { usageSlot } from '../../src/keys/usage-period.js';
 import { createDbUsageStore, type UsageStore } from '../../src/keys/usage-store.js';
 import { storeMigrations } from '../../src/store/migrations.js';
 import { testChains } from '../support/api-harness.js';
-import { addr } from '../support/seed-store.js';
 import { runCli as sluice } from '../support/cli-process.js';
+import { addr } from '../support/seed-store.js';
 
 /**
  * Two API servers (each with its own meter, pool and Redis connection, as two processes have)

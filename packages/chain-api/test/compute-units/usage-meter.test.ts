@@ -34,10 +34,13 @@ describe('usage meter', () => {
   it('leases ahead for unlimited keys and gives the unused part back at close', async () => {
     const store = createDbUsageStore(t.db);
     let roundTrips = 0;
-    const counted = { ...store, reserve: (...a: Parameters<typeof store.reserve>) => {
-      roundTrips += 1;
-      return store.reserve(...a);
-    } };
+    const counted = {
+      ...store,
+      reserve: (...a: Parameters<typeof store.reserve>) => {
+        roundTrips += 1;
+        return store.reserve(...a);
+      },
+    };
     const meter = createUsageMeter(counted, { maxLease: 100, idleMs: 60_000 });
     const key = await newKey(null);
     for (let i = 0; i < 150; i++) {
@@ -56,9 +59,7 @@ describe('usage meter', () => {
   it('never passes a quota, whatever the lease sizes; the refused learn the count', async () => {
     const meter = createUsageMeter(createDbUsageStore(t.db), { maxLease: 100 });
     const key = await newKey(1_000);
-    const outcomes = await Promise.all(
-      Array.from({ length: 1_100 }, () => meter.reserve(key, 1)),
-    );
+    const outcomes = await Promise.all(Array.from({ length: 1_100 }, () => meter.reserve(key, 1)));
     expect(outcomes.filter((o) => o.granted)).toHaveLength(1_000);
     const refused = outcomes.find((o) => !o.granted);
     expect(refused).toMatchObject({ granted: false, quota: 1_000, used: 1_000 });
@@ -69,6 +70,23 @@ describe('usage meter', () => {
     expect((await meter.reserve(small, 2)).granted).toBe(false);
     expect((await meter.reserve(small, 1)).granted).toBe(true);
     await meter.close();
+  });
+
+  it('uses what it holds and what the store has left together', async () => {
+    const a = createUsageMeter(createDbUsageStore(t.db), { idleMs: 60_000 });
+    const b = createUsageMeter(createDbUsageStore(t.db), { idleMs: 60_000 });
+    const key = await newKey(320);
+    expect((await a.reserve(key, 1)).granted).toBe(true); // exact: the count is unknown
+    expect((await a.reserve(key, 1)).granted).toBe(true); // a lease of 19 (301 left / 16)
+    expect(await stored(key)).toBe(20);
+    expect((await b.reserve(key, 298)).granted).toBe(true); // 2 left in the store, 18 held by a
+    expect((await b.reserve(key, 1)).granted).toBe(true); // 1 left in the store
+    expect((await a.reserve(key, 19)).granted).toBe(true); // 18 held + the last 1
+    expect(await stored(key)).toBe(320);
+    expect((await a.reserve(key, 1)).granted).toBe(false);
+    await a.close();
+    await b.close();
+    expect(await stored(key)).toBe(320);
   });
 
   it('gives refunded and idle units back', async () => {

@@ -46,8 +46,9 @@ export function chargeComputeUnits(
     reply.header('x-compute-units', String(units));
   });
   // Answers that cost nothing do not claim a price.
-  scope.addHook('onSend', async (request, reply) => {
+  scope.addHook('onSend', async (request, reply, payload) => {
     if (request.computeUnits && reply.statusCode >= 400) reply.removeHeader('x-compute-units');
+    return payload;
   });
   scope.addHook('onResponse', async (request, reply) => {
     const reservation = request.computeUnits;

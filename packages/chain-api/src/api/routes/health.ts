@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ModeStatus } from '../../ingest/indexer-mode.js';
 import { periodBounds } from '../../keys/usage-period.js';
 import type { UsageTotals } from '../../keys/usage-store.js';
 import type { ReadServerStatus } from '../../replicas/read-server.js';
@@ -112,7 +113,8 @@ function publicChain(chain: Chains[number]): Chains[number] {
   const wallets = chain.wallets;
   const running = (wallets as { running?: unknown } | undefined)?.running;
   if (!wallets || !Array.isArray(running)) return chain;
-  return { ...chain, wallets: { ...wallets, running: running.length } };
+  const counted: ModeStatus & { running: number } = { ...wallets, running: running.length };
+  return { ...chain, wallets: counted };
 }
 
 /** The usage totals as /health shows them; undefined when they cannot be read now. */
