@@ -33,27 +33,36 @@ export function chargeComputeUnits(
       );
     }
   });
-  scope.addHook('preHandler', async (request, reply) => {
+  // Callback-style hooks: most requests are served from a lease without waiting for anything.
+  scope.addHook('preHandler', (request, reply, done) => {
     const key = request.apiKey;
     const price = priceOf(request.routeOptions.url ?? '');
-    if (!key || !price) return;
+    if (!key || !price) return done();
     const units = requestUnits(price, request, opts.registry);
-    const outcome = await opts.meter.reserve(key, units);
-    if (!outcome.granted) {
-      throw quotaExceeded(outcome.quota, outcome.slot.period, outcome.slot.periodEnd, opts.contact);
-    }
-    request.computeUnits = outcome;
-    reply.header('x-compute-units', String(units));
+    const charged = (reservation: Reservation) => {
+      request.computeUnits = reservation;
+      reply.header('x-compute-units', String(units));
+      done();
+    };
+    const held = opts.meter.reserveHeld(key, units);
+    if (held) return charged(held);
+    opts.meter.reserve(key, units).then((outcome) => {
+      if (outcome.granted) return charged(outcome);
+      const { quota, slot } = outcome;
+      done(quotaExceeded(quota, slot.period, slot.periodEnd, opts.contact));
+    }, done);
   });
   // Answers that cost nothing do not claim a price.
-  scope.addHook('onSend', async (request, reply, payload) => {
+  scope.addHook('onSend', (request, reply, payload, done) => {
     if (request.computeUnits && reply.statusCode >= 400) reply.removeHeader('x-compute-units');
-    return payload;
+    done(null, payload);
   });
-  scope.addHook('onResponse', async (request, reply) => {
+  scope.addHook('onResponse', (request, reply, done) => {
     const reservation = request.computeUnits;
-    if (!reservation) return;
-    request.computeUnits = null;
-    opts.meter.settle(reservation, reply.statusCode < 400);
+    if (reservation) {
+      request.computeUnits = null;
+      opts.meter.settle(reservation, reply.statusCode < 400);
+    }
+    done();
   });
 }

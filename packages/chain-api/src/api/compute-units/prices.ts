@@ -48,6 +48,30 @@ export function priceOf(url: string): Price | undefined {
 
 const chainIds = chainIdsParam();
 
+/** Chains processed per `chain_ids` value (the served chains never change while serving). */
+const chainCounts = new WeakMap<ChainRegistry<ChainConfig>, Map<string, number>>();
+
+function chainCount(registry: ChainRegistry<ChainConfig>, raw: string | undefined): number {
+  let counts = chainCounts.get(registry);
+  if (!counts) {
+    counts = new Map();
+    chainCounts.set(registry, counts);
+  }
+  const known = counts.get(raw ?? '');
+  if (known !== undefined) return known;
+  let count = 0;
+  try {
+    const items = chainIds.parse(raw, 'chain_ids');
+    count = resolveChains(registry, items, { resultNoun: '', docsUrl: '' }).chains.length;
+  } catch {
+    // Rejected by the route (a 400): costs nothing.
+  }
+  // Bounded: callers choose the strings.
+  if (counts.size >= 1_000) counts.clear();
+  counts.set(raw ?? '', count);
+  return count;
+}
+
 /**
  * Compute units of one request. Parameters the route would reject price at 0: the route answers
  * the 400 and the request costs nothing.
@@ -69,11 +93,5 @@ export function requestUnits(
   }
   const raw = (request.query as Record<string, unknown> | undefined)?.chain_ids;
   if (raw !== undefined && typeof raw !== 'string') return 0;
-  try {
-    const items = chainIds.parse(raw, 'chain_ids');
-    const { chains } = resolveChains(registry, items, { resultNoun: '', docsUrl: '' });
-    return price.factor * chains.length;
-  } catch {
-    return 0;
-  }
+  return price.factor * chainCount(registry, raw);
 }
