@@ -83,6 +83,19 @@ export function createKeyVerifier(
     }
   };
 
+  const inFlight = new Map<string, Promise<ActiveKey | undefined>>();
+  const lookUp = async (hash: string, now: number, clientIp: string | undefined) => {
+    if (opts.lookupLimit && clientIp !== undefined) await opts.lookupLimit.take(clientIp);
+    const active = await store.findActiveByHash(hash);
+    if (!active) {
+      rememberUnknown(hash, now);
+      return undefined;
+    }
+    if (cache.size >= maxEntries) cache.clear();
+    cache.set(hash, { key: active, expires: now + ttl });
+    return active;
+  };
+
   return {
     async verify(key, clientIp) {
       if (key.length > maxKeyLength) return undefined;
@@ -92,15 +105,15 @@ export function createKeyVerifier(
       if (!found || found.expires < now) {
         cache.delete(hash);
         if (knownUnknown(hash, now)) return undefined;
-        if (opts.lookupLimit && clientIp !== undefined) await opts.lookupLimit.take(clientIp);
-        const active = await store.findActiveByHash(hash);
-        if (!active) {
-          rememberUnknown(hash, now);
-          return undefined;
+        // Concurrent requests with the same key share one lookup (and count once).
+        let lookup = inFlight.get(hash);
+        if (!lookup) {
+          lookup = lookUp(hash, now, clientIp).finally(() => inFlight.delete(hash));
+          inFlight.set(hash, lookup);
         }
-        if (cache.size >= maxEntries) cache.clear();
+        const active = await lookup;
+        if (!active) return undefined;
         found = { key: active, expires: now + ttl };
-        cache.set(hash, found);
       }
       // The lookup is by hash; confirm with a constant-time comparison of the full digests.
       const given = Buffer.from(hash, 'hex');

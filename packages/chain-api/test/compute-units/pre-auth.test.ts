@@ -97,6 +97,24 @@ describe('key lookups before authentication', () => {
     expect(counter.lookups).toBe(50);
   }, 120_000);
 
+  it('shares one lookup among concurrent requests with the same key (a busy client stays under the bound)', async () => {
+    const { api, counter } = await countedApi({
+      keyCacheTtlMs: 100,
+      keyLookups: { perIp: 5, windowMs: 600_000 },
+    });
+    for (let round = 0; round < 3; round++) {
+      const statuses = await flood(api.url, 50, () => ({ 'x-sim-api-key': api.key }), 50);
+      expect(count(statuses, 200)).toBe(50);
+      // Past the positive cache's 100 ms: the next round looks the key up again, once.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect(counter.lookups).toBeLessThanOrEqual(5);
+    const bad = randomKey();
+    const statuses = await flood(api.url, 50, () => ({ 'x-sim-api-key': bad }), 50);
+    expect(count(statuses, 401) + count(statuses, 429)).toBe(50);
+    expect(counter.lookups).toBeLessThanOrEqual(5);
+  }, 60_000);
+
   it('answers a repeated unknown key from memory: one lookup for 200 requests', async () => {
     const { api, counter } = await countedApi({ keyLookups: { perIp: 1_000, windowMs: 60_000 } });
     const bad = randomKey();
