@@ -5,8 +5,9 @@
  * three API servers over it, each a separate process with the response cache on: accounting
  * off, on with an unlimited key, on with a key that has a (large) quota. autocannon reads the
  * cached balances answer from each in turn, BENCH_ROUNDS times (interleaved, so drift of the
- * machine hits all alike), BENCH_DURATION seconds per run; the median req/s per server and the
- * cost of accounting against "off" are printed. Goal: at most 3% of cached req/s.
+ * machine hits all alike), BENCH_DURATION seconds per run; the median req/s and server CPU time
+ * per request of each, and the cost of accounting against "off", are printed. Goal: at most 3%
+ * of cached req/s.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +63,12 @@ async function serve(mode: Mode, url: string) {
   });
   const listening = await app.listen({ port: 0, host: '127.0.0.1' });
   log(`listening on ${listening}`);
+  // The parent asks for this process's CPU time around each run (µs per request is far less
+  // sensitive to a busy machine than req/s).
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpuMicros: user + system });
+  });
   process.once('SIGTERM', () => {
     void app
       .close()
@@ -74,19 +81,25 @@ async function startServer(mode: Mode, url: string) {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve', mode],
-    { env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'inherit'] },
+    { env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
   );
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (chunk) => {
+    child.stdout?.on('data', (chunk) => {
       out += String(chunk);
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) resolve(match[1]!);
     });
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
   });
+  const cpuMicros = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (m) => resolve((m as { cpuMicros: number }).cpuMicros));
+      child.send('cpu');
+    });
   return {
     base,
+    cpuMicros,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -124,6 +137,7 @@ async function main() {
 
     for (const mode of modes) servers.push(await startServer(mode, t.url!));
     const runs: Record<Mode, number[]> = { off: [], unlimited: [], quota: [] };
+    const cpuPerRequest: Record<Mode, number[]> = { off: [], unlimited: [], quota: [] };
     for (let round = 0; round < rounds; round++) {
       for (const [i, mode] of modes.entries()) {
         const opts = {
@@ -132,21 +146,33 @@ async function main() {
           headers: { 'x-sim-api-key': keyOf[mode], 'accept-encoding': 'identity' },
         };
         await autocannon({ ...opts, duration: 1 }); // warm: cache filled, JIT settled
+        const cpuBefore = await servers[i]!.cpuMicros();
         const result = await autocannon({ ...opts, duration });
+        const cpu = (await servers[i]!.cpuMicros()) - cpuBefore;
         if (result.non2xx > 0 || result.errors > 0) {
           throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
         }
         runs[mode].push(Math.round(result.requests.average));
-        log(`round ${round + 1} ${mode}: ${runs[mode].at(-1)} req/s`);
+        cpuPerRequest[mode].push(cpu / result.requests.total);
+        log(
+          `round ${round + 1} ${mode}: ${runs[mode].at(-1)} req/s, ${cpuPerRequest[mode].at(-1)!.toFixed(1)} µs CPU/request`,
+        );
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const off = median(runs.off);
-    log('\ncached balances, req/s (median of rounds) and cost of accounting vs off:');
+    const offCpu = median(cpuPerRequest.off);
+    log('\ncached balances (medians of rounds) and the cost of accounting against off:');
+    log(
+      `  ${'mode'.padEnd(10)} ${'req/s'.padStart(8)} ${'cost'.padStart(7)} ${'µs CPU/req'.padStart(11)} ${'cost'.padStart(7)}`,
+    );
     for (const mode of modes) {
       const value = median(runs[mode]);
-      const cost = mode === 'off' ? '' : `  ${(((off - value) / off) * 100).toFixed(1)}%`;
-      log(`  ${mode.padEnd(10)} ${String(value).padStart(8)}${cost}`);
+      const cpu = median(cpuPerRequest[mode]);
+      const pct = (x: number) => (mode === 'off' ? '' : `${(x * 100).toFixed(1)}%`);
+      log(
+        `  ${mode.padEnd(10)} ${String(value).padStart(8)} ${pct((off - value) / off).padStart(7)} ${cpu.toFixed(1).padStart(11)} ${pct((cpu - offCpu) / offCpu).padStart(7)}`,
+      );
     }
   } finally {
     for (const s of servers) await s.stop();

@@ -52,17 +52,16 @@ export function chargeComputeUnits(
       done(quotaExceeded(quota, slot.period, slot.periodEnd, opts.contact));
     }, done);
   });
-  // Answers that cost nothing do not claim a price.
+  // Settled as the answer goes out (one hook: this runs on the hot path of every request). An
+  // answer that costs nothing gives its units back and does not claim a price.
   scope.addHook('onSend', (request, reply, payload, done) => {
-    if (request.computeUnits && reply.statusCode >= 400) reply.removeHeader('x-compute-units');
-    done(null, payload);
-  });
-  scope.addHook('onResponse', (request, reply, done) => {
     const reservation = request.computeUnits;
     if (reservation) {
       request.computeUnits = null;
-      opts.meter.settle(reservation, reply.statusCode < 400);
+      const answered = reply.statusCode < 400;
+      if (!answered) reply.removeHeader('x-compute-units');
+      opts.meter.settle(reservation, answered);
     }
-    done();
+    done(null, payload);
   });
 }
