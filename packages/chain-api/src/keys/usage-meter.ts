@@ -42,7 +42,10 @@ export interface UsageMeter {
 }
 
 export interface UsageMeterOptions {
-  /** Most units one process reserves ahead for a key (default 100). */
+  /**
+   * Units one process reserves ahead for a key: this many at least (default 100), or about a
+   * second of the key's traffic when more (at most 100 times this).
+   */
   maxLease?: number;
   /** A lease untouched this long is given back (default 2 s). */
   idleMs?: number;
@@ -64,6 +67,10 @@ interface Lease {
   /** A reservation in flight: others wait for it instead of reserving too. */
   flight: Promise<void> | undefined;
   retired: boolean;
+  /** Units handed out since `windowStart`, and per second in the window before. */
+  windowStart: number;
+  windowUnits: number;
+  rate: number;
 }
 
 /**
@@ -95,10 +102,46 @@ export function createUsageMeter(store: UsageStore, opts: UsageMeterOptions = {}
   };
 
   const leaseSize = (lease: Lease, units: number): number => {
-    if (lease.quota === null) return Math.max(units, maxLease);
+    const perSecond = Math.max(lease.rate, lease.windowUnits);
+    const base = Math.min(maxLease * 100, Math.max(maxLease, perSecond));
+    if (lease.quota === null) return Math.max(units, base);
     if (lease.knownUsed < 0) return units;
     const ahead = Math.floor((lease.quota - lease.knownUsed) / 16);
-    return Math.max(units, Math.min(maxLease, ahead));
+    return Math.max(units, Math.min(base, ahead));
+  };
+
+  /** Hands `units` out of the lease. */
+  const handOut = (lease: Lease, units: number, at: number): Reservation => {
+    lease.balance -= units;
+    return handedOut(lease, units, at);
+  };
+
+  /** Notes units handed out (the rate); refills the lease in the background when it runs low. */
+  const handedOut = (lease: Lease, units: number, at: number): Reservation => {
+    lease.touched = at;
+    if (at - lease.windowStart >= 1_000) {
+      lease.rate = Math.round((lease.windowUnits * 1_000) / (at - lease.windowStart));
+      lease.windowStart = at;
+      lease.windowUnits = 0;
+    }
+    lease.windowUnits += units;
+    // Refill before it is empty, so requests do not queue behind a round trip to the store.
+    const want = leaseSize(lease, 0);
+    if (!lease.flight && !lease.retired && want > 0 && lease.balance < want / 2) {
+      lease.flight = store
+        .reserve(lease.slot, want, lease.quota)
+        .then((r) => {
+          lease.knownUsed = r.used;
+          if (!r.granted) return;
+          lease.balance += want;
+          if (lease.retired) void giveBack(lease);
+        })
+        .catch(onError)
+        .finally(() => {
+          lease.flight = undefined;
+        });
+    }
+    return { granted: true, slot: lease.slot, units };
   };
 
   /** One reservation in the store for `units` (and a lease beyond it when sensible). */
@@ -149,6 +192,9 @@ export function createUsageMeter(store: UsageStore, opts: UsageMeterOptions = {}
       knownUsed: -1,
       flight: undefined,
       retired: false,
+      windowStart: at,
+      windowUnits: 0,
+      rate: 0,
     };
     leases.set(key.id, lease);
     return lease;
@@ -188,24 +234,20 @@ export function createUsageMeter(store: UsageStore, opts: UsageMeterOptions = {}
       const at = now();
       const lease = heldLease(key, at);
       if (!lease || lease.balance < units) return undefined;
-      lease.touched = at;
-      lease.balance -= units;
-      return { granted: true, slot: lease.slot, units };
+      return handOut(lease, units, at);
     },
     async reserve(key, units) {
       for (;;) {
         const at = now();
         const lease = currentLease(key, at);
         lease.touched = at;
-        if (lease.balance >= units) {
-          lease.balance -= units;
-          return { granted: true, slot: lease.slot, units };
-        }
+        if (lease.balance >= units) return handOut(lease, units, at);
         if (lease.flight) {
           await lease.flight.catch(() => {});
           continue;
         }
         let refusal: QuotaRefusal | undefined;
+        // `take` reserves this request's units (and a lease beyond them) in one step.
         const flight = take(lease, units).then((r) => {
           refusal = r;
         });
@@ -215,7 +257,7 @@ export function createUsageMeter(store: UsageStore, opts: UsageMeterOptions = {}
         } finally {
           lease.flight = undefined;
         }
-        return refusal ?? { granted: true, slot: lease.slot, units };
+        return refusal ?? handedOut(lease, units, now());
       }
     },
     settle(reservation, answered) {
