@@ -9,7 +9,9 @@ Usage:
   sluice-chain serve [--devnet] [--no-index]   API + indexers (+ pricing, NFT worker)
   sluice-chain index [--devnet]                indexers and workers only, no HTTP
   sluice-chain devnet                          local anvil chain with the demo scenario
-  sluice-chain keys create [--name n] [--rate-limit n] | list [--all] | revoke <id>
+  sluice-chain keys create [--name n] [--rate-limit n] [--cu-quota n] [--cu-period day|month]
+                   | update <id> [--cu-quota n|none] [--cu-period day|month]
+                   | list [--all] | usage [--all] [--json] | revoke <id>
   sluice-chain reset <chainId>                 delete a chain's indexed data (re-indexed at next start)
   sluice-chain wallets track [--chain id] [--file f] <address...> | status
                                                pre-track wallets on wallets-mode chains

@@ -132,7 +132,14 @@ describe('public endpoints', () => {
         'query:token_address',
       ].sort(),
     );
-    expect(Object.keys(activity.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
+    expect(Object.keys(activity.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '402',
+      '429',
+      '500',
+    ]);
     expect(Object.keys(doc.paths['/v1/evm/balances/{address}']!.get.responses)).toContain('503');
     expect(doc.components.securitySchemes).toHaveProperty('ApiKeyAuth', {
       type: 'apiKey',

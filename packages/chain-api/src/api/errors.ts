@@ -29,6 +29,7 @@ export const errorCatalogue = {
   INVALID_PARAMETER: { status: 400, text: 'Invalid request parameter' },
   INVALID_BODY: { status: 422, text: 'Invalid request body' },
   UNAUTHORIZED: { status: 401, text: 'invalid API Key' },
+  QUOTA_EXCEEDED: { status: 402, text: 'Compute unit quota exceeded' },
   NOT_FOUND: { status: 404, text: 'Not found' },
   RATE_LIMITED: { status: 429, text: 'Too many requests' },
   INTERNAL: { status: 500, text: 'Internal server error' },
@@ -50,6 +51,7 @@ const gatewayCodes: ReadonlySet<ErrorCode> = new Set([
   'UNAUTHORIZED',
   'RATE_LIMITED',
   'REQUEST_TIMEOUT',
+  'QUOTA_EXCEEDED',
 ]);
 
 /**
@@ -82,6 +84,24 @@ export function rateLimited(retryAfterSeconds: number, contact = 'sales'): ApiEr
   return new ApiError(
     'RATE_LIMITED',
     `Too many requests. Please contact ${contact} to increase your limit, or retry in ${seconds} s.`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
+/**
+ * The 402 answer: the request would pass the key's compute-unit quota. `retry-after` is when the
+ * period (UTC day or month) turns over.
+ */
+export function quotaExceeded(
+  quota: number,
+  period: 'day' | 'month',
+  periodEnd: Date,
+  contact = 'sales',
+): ApiError {
+  const seconds = Math.max(1, Math.ceil((periodEnd.getTime() - Date.now()) / 1000));
+  return new ApiError(
+    'QUOTA_EXCEEDED',
+    `Compute unit quota exceeded (${quota} per ${period}). Please contact ${contact} to increase your quota, or retry after ${periodEnd.toISOString()}.`,
     { 'retry-after': String(seconds) },
   );
 }

@@ -76,3 +76,27 @@ export function redisOrLocalStore(
     }
   } as unknown as FastifyRateLimitStoreCtor;
 }
+
+/**
+ * One fixed-window counter store outside the plugin (the per-IP key lookup limit): Redis shared
+ * by every replica when given (falling back to this process while it is unreachable), else
+ * this process's memory (an LRU of 5,000 counters).
+ *
+ * @example
+ * const store = counterStore(redis, 'sluice-key-lookups:', log.warn);
+ * store.incr(ip, (err, { current, ttl }) => {}, 60_000, 100);
+ */
+export function counterStore(
+  redis: Redis | undefined,
+  nameSpace: string,
+  onFallback: (error: Error | undefined) => void,
+): FastifyRateLimitStore {
+  const params: StoreParams = { continueExceeding: false, exponentialBackoff: false };
+  if (redis) {
+    const Store = redisOrLocalStore(redis, nameSpace, onFallback) as unknown as new (
+      p: StoreParams,
+    ) => FastifyRateLimitStore;
+    return new Store(params);
+  }
+  return new LocalStore(false, false);
+}

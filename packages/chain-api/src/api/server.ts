@@ -9,6 +9,8 @@ import type { ChangeFeed } from '../change-feed/change-feed.js';
 import { defaultRequestLimits, type RequestLimits } from '../config/request-limits-config.js';
 import { ConfigError } from '../errors/index.js';
 import { createKeyStore, type KeyStore } from '../keys/key-store.js';
+import { createUsageMeter, type UsageMeterOptions } from '../keys/usage-meter.js';
+import { createDbUsageStore, type UsageStore } from '../keys/usage-store.js';
 import type { RpcClient } from '../rpc/create-rpc-client.js';
 import { createNodeClientRegistry, type NodeClientRegistry } from '../rpc/node-client-registry.js';
 import type { TransactionalDb } from '../store/subscriptions/webhook-row.js';
@@ -17,6 +19,7 @@ import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
+import { chargeComputeUnits } from './compute-units/charge-units.js';
 import {
   type ConsoleServerOptions,
   consolePageOptions,
@@ -27,6 +30,7 @@ import { createCursorCodec } from './cursor.js';
 import { ApiError, type ErrorFormat, renderError } from './errors.js';
 import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
 import { sendHtmlPage } from './html/page.js';
+import { createKeyLookupLimit } from './key-lookup-guard.js';
 import { boundedReadDb } from './limits/bounded-db.js';
 import { deadlineReason, registerRequestDeadline } from './limits/request-deadline.js';
 import { scopedRpcs } from './limits/scoped-rpc.js';
@@ -99,6 +103,17 @@ export interface ApiServerOptions {
   /** Where presented keys are looked up (default: `db`). */
   keyStore?: Pick<KeyStore, 'findActiveByHash'>;
   keyCacheTtlMs?: number;
+  /**
+   * Before a key is looked up: store lookups per client address and window (counted in Redis
+   * with `rateLimit.redis`), and how long unknown keys are answered from memory. Default 120 per
+   * minute, 30 s.
+   */
+  keyLookups?: { perIp: number; windowMs: number; unknownKeyTtlMs?: number };
+  /**
+   * Compute-unit accounting of keyed requests: where usage is counted (default: the database
+   * behind `writeDb`) and lease tuning. `false`: off (benchmarks compare with it).
+   */
+  computeUnits?: { store?: UsageStore; meter?: UsageMeterOptions } | false;
   rateLimit: RateLimitOptions;
   /** A pino logger; Fastify's logger is disabled when absent. */
   logger?: FastifyBaseLogger;
@@ -239,7 +254,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
         rendered = renderError(new ApiError('INTERNAL'), format);
       }
     }
-    if (status >= 400 && status < 500 && status !== 401 && status !== 429) {
+    if (status >= 400 && status < 500 && status !== 401 && status !== 402 && status !== 429) {
       request.log.info({ status, reason: rendered.body.slice(0, 200) }, 'request rejected');
     }
     return reply.code(status).header('content-type', rendered.contentType).send(rendered.body);
@@ -273,12 +288,22 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   await registerOpenApi(app, opts.version ?? '1.0.0');
   await registerRateLimit(app, opts.rateLimit);
 
+  const meter =
+    opts.computeUnits === false
+      ? undefined
+      : createUsageMeter(opts.computeUnits?.store ?? createDbUsageStore(ctx.writeDb), {
+          onError: (error) => app.log.warn({ err: error }, 'compute-unit accounting failed'),
+          ...opts.computeUnits?.meter,
+        });
+  if (meter) app.addHook('onClose', () => meter.close());
+
   await app.register(
     healthRoute({
       ...ctx,
       ping: () => opts.db.ping(),
       readServers: opts.readServers,
       webhooks: opts.webhookDispatcher,
+      usage: meter && (() => meter.totals()),
     }),
   );
   const consolePage = consolePageOptions(opts.console);
@@ -291,8 +316,18 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     }),
   );
 
+  const keyLookups = opts.keyLookups ?? { perIp: 120, windowMs: 60_000 };
   const verifier = createKeyVerifier(opts.keyStore ?? createKeyStore(opts.db), {
     cacheTtlMs: opts.keyCacheTtlMs,
+    unknownKeyTtlMs: keyLookups.unknownKeyTtlMs,
+    lookupLimit: createKeyLookupLimit({
+      perIp: keyLookups.perIp,
+      windowMs: keyLookups.windowMs,
+      redis: opts.rateLimit.redis,
+      namespace: `${opts.rateLimit.namespace ?? 'sluice-rate-limit:'}key-lookups:`,
+      contact: opts.rateLimit.contact,
+      onRedisFallback: opts.rateLimit.onRedisFallback,
+    }),
   });
   await registerConsole(app, {
     page: consolePage,
@@ -327,6 +362,13 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       await v1.register(async (keyed) => {
         keyed.addHook('onRequest', requireApiKey(verifier));
         if (opts.readFence) useReadFence(keyed, opts.readFence);
+        if (meter) {
+          chargeComputeUnits(keyed, {
+            meter,
+            registry: ctx.registry,
+            contact: opts.rateLimit.contact,
+          });
+        }
         await keyed.register(activityRoute(ctx));
         await keyed.register(balancesRoute(ctx));
         await keyed.register(tokenBalanceRoute(ctx));

@@ -10,6 +10,8 @@ import { knownChains } from '../chains/index.js';
 import { redisChangeChannel, startChangeRelay } from '../change-feed/redis-change-feed.js';
 import type { AppConfig } from '../config/index.js';
 import { createKeyStore, keysReadThenPrimary } from '../keys/key-store.js';
+import { createRedisUsageStore, usageNamespace } from '../keys/redis-usage-store.js';
+import { createDbUsageStore } from '../keys/usage-store.js';
 import { createNodeClientRegistry } from '../rpc/index.js';
 import { startDispatcher } from '../subscriptions/dispatcher.js';
 import type { Background } from './background.js';
@@ -98,7 +100,7 @@ export async function serveCommand(
       redis = openRedis(
         config.redisUrl,
         log,
-        'rate limits counted per process, response cache bypassed',
+        'rate limits counted per process, compute units not counted, response cache bypassed',
       );
       cleanups.push(redis.close);
     }
@@ -151,6 +153,11 @@ export async function serveCommand(
       cursorSecret: await loadCursorSecret(db, config.cursorSecret),
       keyStore: reads.router ? keysReadThenPrimary(createKeyStore(reads.db), keyStore) : keyStore,
       keyCacheTtlMs: config.keyCacheTtlMs,
+      keyLookups: config.keyLookups,
+      // Shared by every API process: Redis when configured, else the primary database.
+      computeUnits: redis
+        ? { store: createRedisUsageStore(redis.redis, usageNamespace, () => {}) }
+        : { store: createDbUsageStore(apiDb) },
       rateLimit: { ...config.rateLimit, redis: redis?.redis },
       logger: log,
       trustProxy: config.trustProxy,

@@ -46,6 +46,12 @@ export interface AppConfig {
   keyCacheTtlMs: number;
   /** What one API request may cost: deadline, node reads, rows, per-key slots (docs/limits.md). */
   limits: RequestLimits;
+  /**
+   * Before authentication: key-store lookups one client address may cause per window (cache
+   * misses; KEY_LOOKUPS_PER_IP, KEY_LOOKUP_WINDOW_MS) and how long an unknown key is answered
+   * 401 from memory (UNKNOWN_KEY_CACHE_MS).
+   */
+  keyLookups: { perIp: number; windowMs: number; unknownKeyTtlMs: number };
   /** In-memory response cache, invalidated by store changes; `maxBytes` 0 turns it off. */
   responseCache: { maxBytes: number; maxAgeMs: number; invalidation: 'scoped' | 'global' };
   /** The chain variables alone (RPC_URL_<id>, CHAINS_FILE), for `loadChainConfigs`. */

@@ -86,6 +86,11 @@ export function loadConfig(env: Env): AppConfig {
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 3_600_000),
     limits: requestLimitsFromEnv(env),
+    keyLookups: {
+      perIp: integer(env, 'KEY_LOOKUPS_PER_IP', 120, 1, 10_000_000),
+      windowMs: integer(env, 'KEY_LOOKUP_WINDOW_MS', 60_000, 100, 86_400_000),
+      unknownKeyTtlMs: integer(env, 'UNKNOWN_KEY_CACHE_MS', 30_000, 0, 3_600_000),
+    },
     responseCache: {
       maxBytes: integer(env, 'RESPONSE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
       maxAgeMs: integer(env, 'RESPONSE_CACHE_MAX_AGE_S', 30, 1, 86_400) * 1000,

@@ -74,6 +74,10 @@ export const errorCodes = {
   UNAUTHORIZED: { retryable: false, summary: 'Missing or unknown API key' },
   NOT_FOUND: { retryable: false, summary: 'No such resource' },
   RATE_LIMITED: { retryable: true, summary: 'Too many requests' },
+  QUOTA_EXCEEDED: {
+    retryable: false,
+    summary: "The request would pass the key's compute-unit quota for its period",
+  },
   INTERNAL: { retryable: false, summary: 'Internal server error' },
   NOT_READY: { retryable: true, summary: 'The service is not ready yet' },
   DATABASE_UNAVAILABLE: { retryable: true, summary: 'The database is reconnecting' },

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '@sluice/db';
-import { type ApiKeyRow, insertApiKey, revokeApiKey } from '../store/api/api-keys.js';
+import type { UsagePeriod } from '../store/api/api-key-usage.js';
+import {
+  type ApiKeyRow,
+  apiKeyColumns,
+  insertApiKey,
+  revokeApiKey,
+  updateApiKeyQuota,
+} from '../store/api/api-keys.js';
 import { generateApiKey, hashApiKey, keyHint } from './api-key-format.js';
 
 /** An API key as stored: never the key itself, only its hash and a short hint. */
@@ -10,6 +17,9 @@ export interface ApiKeyRecord {
   hint: string;
   /** Requests per rate-limit window for this key; null means the server default. */
   rateLimit: number | null;
+  /** Compute units per `cuPeriod`; null means unlimited. */
+  cuQuota: number | null;
+  cuPeriod: UsagePeriod;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -19,6 +29,8 @@ export interface ActiveKey {
   id: string;
   hash: string;
   rateLimit: number | null;
+  cuQuota: number | null;
+  cuPeriod: UsagePeriod;
 }
 
 type KeyRow = ApiKeyRow;
@@ -31,6 +43,8 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     name: row.name,
     hint: row.key_hint,
     rateLimit: row.rate_limit,
+    cuQuota: row.cu_quota === null ? null : Number(row.cu_quota),
+    cuPeriod: row.cu_period,
     createdAt: toIso(row.created_at),
     revokedAt: row.revoked_at === null ? null : toIso(row.revoked_at),
   };
@@ -41,7 +55,14 @@ export interface KeyStore {
   create(opts: {
     name: string;
     rateLimit?: number | null;
+    cuQuota?: number | null;
+    cuPeriod?: UsagePeriod;
   }): Promise<{ key: string; record: ApiKeyRecord }>;
+  /** Changes an active key's quota or period; undefined when no active key has this id. */
+  updateQuota(
+    id: string,
+    change: { cuQuota?: number | null; cuPeriod?: UsagePeriod },
+  ): Promise<ApiKeyRecord | undefined>;
   list(opts?: { includeRevoked?: boolean }): Promise<ApiKeyRecord[]>;
   /** Revokes by id; false when no active key has that id. */
   revoke(id: string): Promise<boolean>;
@@ -58,21 +79,29 @@ export interface KeyStore {
  * const { key } = await createKeyStore(db).create({ name: 'my app' });
  */
 export function createKeyStore(db: Queryable): KeyStore {
-  const insert = async (key: string, name: string, rateLimit: number | null) => {
+  const insert = async (
+    key: string,
+    name: string,
+    limits: { rateLimit: number | null; cuQuota?: number | null; cuPeriod?: UsagePeriod },
+  ) => {
     const id = `key_${randomBytes(6).toString('hex')}`;
     return toRecord(
-      await insertApiKey(db, { id, name, hash: hashApiKey(key), hint: keyHint(key), rateLimit }),
+      await insertApiKey(db, { id, name, hash: hashApiKey(key), hint: keyHint(key), ...limits }),
     );
   };
 
   return {
-    async create({ name, rateLimit = null }) {
+    async create({ name, rateLimit = null, cuQuota = null, cuPeriod = 'month' }) {
       const key = generateApiKey();
-      return { key, record: await insert(key, name, rateLimit) };
+      return { key, record: await insert(key, name, { rateLimit, cuQuota, cuPeriod }) };
+    },
+    async updateQuota(id, change) {
+      const row = await updateApiKeyQuota(db, id, change);
+      return row && toRecord(row);
     },
     async list({ includeRevoked = false } = {}) {
       const { rows } = await db.query<KeyRow>(
-        `select id, name, key_hint, rate_limit, created_at, revoked_at from api_keys
+        `select ${apiKeyColumns} from api_keys
          where $1 or revoked_at is null order by created_at, id`,
         [includeRevoked],
       );
@@ -82,15 +111,30 @@ export function createKeyStore(db: Queryable): KeyStore {
       return revokeApiKey(db, id);
     },
     async seed(keys, name = 'API_KEYS') {
-      for (const key of keys) await insert(key, name, null);
+      for (const key of keys) await insert(key, name, { rateLimit: null });
     },
     async findActiveByHash(hash) {
-      const { rows } = await db.query<{ id: string; key_hash: string; rate_limit: number | null }>(
-        'select id, key_hash, rate_limit from api_keys where key_hash = $1 and revoked_at is null',
+      const { rows } = await db.query<{
+        id: string;
+        key_hash: string;
+        rate_limit: number | null;
+        cu_quota: string | number | null;
+        cu_period: UsagePeriod;
+      }>(
+        `select id, key_hash, rate_limit, cu_quota, cu_period from api_keys
+         where key_hash = $1 and revoked_at is null`,
         [hash],
       );
       const row = rows[0];
-      return row && { id: row.id, hash: row.key_hash, rateLimit: row.rate_limit };
+      return (
+        row && {
+          id: row.id,
+          hash: row.key_hash,
+          rateLimit: row.rate_limit,
+          cuQuota: row.cu_quota === null ? null : Number(row.cu_quota),
+          cuPeriod: row.cu_period,
+        }
+      );
     },
   };
 }

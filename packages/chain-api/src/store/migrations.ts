@@ -1,6 +1,7 @@
 import type { Migration } from '@sluice/db';
 import { apiMigrations } from './api/api-migrations.js';
 import { simSurfaceMigrations } from './api/sim-migrations.js';
+import { usageMigrations } from './api/usage-migrations.js';
 import { chainMigrations } from './chain-migrations.js';
 import { changeMigrations } from './changes/change-migrations.js';
 import { nftMigrations } from './nft/nft-migrations.js';
@@ -27,4 +28,6 @@ export const storeMigrations: readonly Migration[] = [
   ...subscriptionMigrations,
   // The webhook outbox, after the webhooks it delivers for.
   ...deliveryMigrations,
+  // Compute-unit quotas and usage, on the keys table.
+  ...usageMigrations,
 ];

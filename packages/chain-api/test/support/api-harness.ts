@@ -8,14 +8,16 @@ import type { ReadFence } from '../../src/api/read-fence.js';
 import type { ChainStatus, StatusSource } from '../../src/api/readiness.js';
 import type { ResponseCacheConfig } from '../../src/api/response-cache/start-response-cache.js';
 import type { SubscribeStoreChanges } from '../../src/api/response-cache/store-changes.js';
-import { createApiServer } from '../../src/api/server.js';
+import { type ApiServerOptions, createApiServer } from '../../src/api/server.js';
 import type { SubscriptionServerOptions } from '../../src/api/subscriptions/register-subscriptions.js';
 import type { ChainConfig } from '../../src/chains/chain-config.js';
 import { knownChains, resolveChainConfig } from '../../src/chains/index.js';
 import type { RequestLimits } from '../../src/config/request-limits-config.js';
-import { createKeyStore } from '../../src/keys/key-store.js';
+import { createKeyStore, type KeyStore } from '../../src/keys/key-store.js';
 import type { NodeClientRegistry } from '../../src/rpc/node-client-registry.js';
 import { storeMigrations } from '../../src/store/migrations.js';
+
+type KeyLookup = Pick<KeyStore, 'findActiveByHash'>;
 
 export interface TestApi {
   t: TestDatabase;
@@ -61,6 +63,11 @@ export async function startTestApi(
     nodes?: NodeClientRegistry;
     /** Connections of the server's pool (PostgreSQL; default 5). */
     poolMax?: number;
+    computeUnits?: ApiServerOptions['computeUnits'];
+    keyLookups?: ApiServerOptions['keyLookups'];
+    trustProxy?: boolean;
+    /** Wraps the key store the server looks keys up in (tests count lookups). */
+    wrapKeyStore?: (store: KeyLookup) => KeyLookup;
   } = {},
 ): Promise<TestApi> {
   const t = await createTestDatabase(opts.kind ?? 'postgres');
@@ -101,6 +108,10 @@ export async function startTestApi(
     webhooks: opts.webhooks,
     limits: opts.limits,
     nodes: opts.nodes,
+    computeUnits: opts.computeUnits,
+    keyLookups: opts.keyLookups,
+    trustProxy: opts.trustProxy,
+    keyStore: opts.wrapKeyStore?.(createKeyStore(serverDb)),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

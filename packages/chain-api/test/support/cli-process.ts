@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -76,4 +77,27 @@ export async function startCli(
       await exited;
     },
   };
+}
+
+const execCli = promisify(execFile);
+
+/**
+ * Runs a short `sluice-chain <args>` command (keys, reset...) from source to its end: its exit
+ * code and output.
+ */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execCli(
+      process.execPath,
+      ['--import', 'tsx', join(packageDir, 'src/cli.ts'), ...args],
+      { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, timeout: 60_000 },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
 }

@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ModeStatus } from '../../ingest/indexer-mode.js';
+import { periodBounds } from '../../keys/usage-period.js';
+import type { UsageTotals } from '../../keys/usage-store.js';
 import type { ReadServerStatus } from '../../replicas/read-server.js';
 import { deliveryStats } from '../../store/subscriptions/delivery-stats.js';
 import type { Dispatcher } from '../../subscriptions/dispatcher.js';
@@ -59,6 +62,23 @@ const healthSchema = {
         },
       },
     },
+    // Every key's compute units and answered keyed requests this UTC day and month (never per key).
+    usage: {
+      type: 'object',
+      properties: Object.fromEntries(
+        ['day', 'month'].map((period) => [
+          period,
+          {
+            type: 'object',
+            properties: {
+              start: { type: 'string', format: 'date-time' },
+              compute_units: { type: 'integer' },
+              requests: { type: 'integer' },
+            },
+          },
+        ]),
+      ),
+    },
     chains: {
       type: 'array',
       items: {
@@ -98,19 +118,8 @@ const healthSchema = {
               warning: { type: 'string' },
               completed: { type: 'integer' },
               failed: { type: 'integer' },
-              running: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    wallet: { type: 'string' },
-                    phase: { type: 'string' },
-                    transactions: { type: 'integer' },
-                    fetched: { type: 'integer' },
-                    seconds: { type: 'number' },
-                  },
-                },
-              },
+              // How many backfills run now; which wallets is nobody's business on a public page.
+              running: { type: 'integer' },
             },
           },
         },
@@ -119,15 +128,45 @@ const healthSchema = {
   },
 };
 
+type Chains = Awaited<ReturnType<ApiContext['statusSource']['status']>>;
+
+/** A chain's status without per-wallet data: running backfills as a count. */
+function publicChain(chain: Chains[number]): Chains[number] {
+  const wallets = chain.wallets;
+  const running = (wallets as { running?: unknown } | undefined)?.running;
+  if (!wallets || !Array.isArray(running)) return chain;
+  const counted: ModeStatus & { running: number } = { ...wallets, running: running.length };
+  return { ...chain, wallets: counted };
+}
+
+/** The usage totals as /health shows them; undefined when they cannot be read now. */
+async function usageTotals(read: (() => Promise<UsageTotals>) | undefined, now: Date) {
+  if (!read) return undefined;
+  const totals = await read().catch(() => undefined);
+  if (!totals) return undefined;
+  const shown = (start: Date, t: UsageTotals['day']) => ({
+    start: start.toISOString(),
+    compute_units: t.computeUnits,
+    requests: t.requests,
+  });
+  return {
+    day: shown(periodBounds('day', now).start, totals.day),
+    month: shown(periodBounds('month', now).start, totals.month),
+  };
+}
+
 /**
  * GET /health (no key, not rate limited): 200 with `ok` when every chain is ready, `syncing`
- * while some backfill or lost their node; 503 `error` when the database is unreachable.
+ * while some backfill or lost their node; 503 `error` when the database is unreachable. Shows
+ * totals only: no key, wallet or per-client data (it is public).
  */
 export function healthRoute(
   ctx: ApiContext & {
     ping(): Promise<void>;
     readServers?: (() => ReadServersHealth) | undefined;
     webhooks?: Pick<Dispatcher, 'counters'> | undefined;
+    /** Every key's compute-unit totals (absent: no `usage` field). */
+    usage?: (() => Promise<UsageTotals>) | undefined;
   },
 ) {
   return async (app: FastifyInstance) => {
@@ -146,7 +185,7 @@ export function healthRoute(
       async (_request, reply) => {
         const readServers = () => ctx.readServers?.() ?? {};
         reply.header('cache-control', 'no-store');
-        let chains: Awaited<ReturnType<ApiContext['statusSource']['status']>>;
+        let chains: Chains;
         try {
           // Bounded by the API pool's timeouts: a frozen database is a 503, not a hang.
           await ctx.ping();
@@ -162,7 +201,15 @@ export function healthRoute(
         const webhooks = stats
           ? { webhooks: { ...stats, ...(dispatcher ? { dispatcher } : {}) } }
           : {};
-        return { status, database: 'ok', chains, ...webhooks, ...readServers() };
+        const usage = await usageTotals(ctx.usage, new Date());
+        return {
+          status,
+          database: 'ok',
+          ...(usage ? { usage } : {}),
+          chains: chains.map(publicChain),
+          ...webhooks,
+          ...readServers(),
+        };
       },
     );
   };

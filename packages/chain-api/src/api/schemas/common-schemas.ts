@@ -73,6 +73,10 @@ export function errorResponses(format: 'text' | 'message' | 'error' | 'detail', 
   return {
     400: body('Invalid address or query parameter; the message names the parameter.'),
     401: json(gatewayErrorSchema, 'Missing or invalid API key.'),
+    402: json(
+      gatewayErrorSchema,
+      "The request would pass the key's compute-unit quota for its period; see the Retry-After header.",
+    ),
     429: json(gatewayErrorSchema, 'Rate limit exceeded; see the Retry-After header.'),
     500: body('Internal error.'),
     ...(with503

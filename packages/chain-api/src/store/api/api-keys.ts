@@ -6,23 +6,66 @@ export interface ApiKeyRow {
   name: string;
   key_hint: string;
   rate_limit: number | null;
+  /** Compute units per period; null = unlimited. */
+  cu_quota: string | number | null;
+  cu_period: 'day' | 'month';
   created_at: Date | string;
   revoked_at: Date | string | null;
 }
 
+/** The columns of an `ApiKeyRow`. */
+export const apiKeyColumns =
+  'id, name, key_hint, rate_limit, cu_quota, cu_period, created_at, revoked_at';
+
 /** Inserts a key (an existing hash keeps its row, revoked or not); returns the stored row. */
 export async function insertApiKey(
   db: Queryable,
-  key: { id: string; name: string; hash: string; hint: string; rateLimit: number | null },
+  key: {
+    id: string;
+    name: string;
+    hash: string;
+    hint: string;
+    rateLimit: number | null;
+    cuQuota?: number | null;
+    cuPeriod?: 'day' | 'month';
+  },
 ): Promise<ApiKeyRow> {
   const { rows } = await db.query<ApiKeyRow>(
-    `insert into api_keys (id, name, key_hash, key_hint, rate_limit)
-     values ($1, $2, $3, $4, $5)
+    `insert into api_keys (id, name, key_hash, key_hint, rate_limit, cu_quota, cu_period)
+     values ($1, $2, $3, $4, $5, $6, $7)
      on conflict (key_hash) do update set revoked_at = api_keys.revoked_at
-     returning id, name, key_hint, rate_limit, created_at, revoked_at`,
-    [key.id, key.name, key.hash, key.hint, key.rateLimit],
+     returning ${apiKeyColumns}`,
+    [
+      key.id,
+      key.name,
+      key.hash,
+      key.hint,
+      key.rateLimit,
+      key.cuQuota ?? null,
+      key.cuPeriod ?? 'month',
+    ],
   );
   return rows[0] as ApiKeyRow;
+}
+
+/**
+ * Changes an active key's compute-unit quota (`cuQuota` null: unlimited; undefined: unchanged)
+ * and period; the changed row, or undefined when no active key has this id.
+ */
+export async function updateApiKeyQuota(
+  db: Queryable,
+  id: string,
+  change: { cuQuota?: number | null; cuPeriod?: 'day' | 'month' },
+): Promise<ApiKeyRow | undefined> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `update api_keys
+     set cu_quota = case when $2 then $3::bigint else cu_quota end,
+         cu_period = coalesce($4, cu_period)
+     where id = $1 and revoked_at is null
+     returning ${apiKeyColumns}`,
+    [id, change.cuQuota !== undefined, change.cuQuota ?? null, change.cuPeriod ?? null],
+  );
+  return rows[0];
 }
 
 /** Revokes an active key; false when there is none with this id. */
