@@ -13,13 +13,20 @@ export interface RpcRequestBody {
  * origin) or one WebSocket, shared by every RPC client of that node in the process.
  */
 export interface NodeTransport {
-  /** Sends `body` as one JSON-RPC batch; answers in any order (matched by id by the caller). */
-  send(body: readonly RpcRequestBody[], timeoutMs: number): Promise<unknown[]>;
+  /**
+   * Sends `body` as one JSON-RPC batch; answers in any order (matched by id by the caller). An
+   * HTTP answer larger than `maxResponseBytes` (default 512 MiB) is refused while it streams in.
+   */
+  send(
+    body: readonly RpcRequestBody[],
+    timeoutMs: number,
+    opts?: { maxResponseBytes?: number },
+  ): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
-/** Largest answer accepted (a block with all its receipts can be big). */
-const maxResponseBodySize = 512 * 1024 * 1024;
+/** Largest answer accepted by default (a block with all its receipts can be big). */
+const defaultMaxResponseBytes = 512 * 1024 * 1024;
 
 /**
  * The transport of `url` (http(s):// or ws(s)://). Nothing is opened before the first send.
@@ -50,9 +57,19 @@ export function createNodeTransport(url: string): NodeTransport {
       },
     };
   }
-  const http = getHttpRpcClient(url, { maxResponseBodySize });
+  // One viem client per answer limit (fetch's connection pool is shared by all of them).
+  const clients = new Map<number, ReturnType<typeof getHttpRpcClient>>();
+  const httpFor = (maxResponseBodySize: number) => {
+    let client = clients.get(maxResponseBodySize);
+    if (!client) {
+      client = getHttpRpcClient(url, { maxResponseBodySize });
+      clients.set(maxResponseBodySize, client);
+    }
+    return client;
+  };
   return {
-    async send(body, timeoutMs) {
+    async send(body, timeoutMs, opts = {}) {
+      const http = httpFor(opts.maxResponseBytes ?? defaultMaxResponseBytes);
       const data: unknown = await http.request({
         body: body.map((b) => ({ jsonrpc: '2.0' as const, ...b })),
         timeout: timeoutMs,

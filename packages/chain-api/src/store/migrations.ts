@@ -3,9 +3,12 @@ import { apiMigrations } from './api/api-migrations.js';
 import { simSurfaceMigrations } from './api/sim-migrations.js';
 import { chainMigrations } from './chain-migrations.js';
 import { changeMigrations } from './changes/change-migrations.js';
+import { metadataLimitMigrations } from './nft/metadata-limit-migrations.js';
 import { nftMigrations } from './nft/nft-migrations.js';
 import { pricingMigrations } from './pricing/pricing-migrations.js';
 import { subscriptionMigrations } from './subscriptions/subscription-migrations.js';
+import { tokenTotalsMigrations } from './token-totals.js';
+import { walletOwnerMigrations } from './wallets/wallet-owner-migrations.js';
 import { walletsMigrations } from './wallets/wallets-migrations.js';
 
 /**
@@ -24,4 +27,10 @@ export const storeMigrations: readonly Migration[] = [
   ...changeMigrations,
   // Webhook subscriptions, after the keys they belong to.
   ...subscriptionMigrations,
+  // Per-key owners of tracked wallets and the backfill queue's priority.
+  ...walletOwnerMigrations,
+  // Bounded NFT metadata (what was cut, deferral counts).
+  ...metadataLimitMigrations,
+  // Token supply and NFT holder totals kept by triggers; activity by wallet and token.
+  ...tokenTotalsMigrations,
 ];

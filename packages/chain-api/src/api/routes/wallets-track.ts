@@ -13,7 +13,7 @@ const bodySchema = {
   required: ['addresses'],
   properties: {
     addresses: { type: 'array', items: { type: 'string' }, maxItems: MAX_TRACK },
-    chain_ids: { type: 'array', items: { type: 'integer' } },
+    chain_ids: { type: 'array', items: { type: 'integer' }, maxItems: 1_000 },
   },
 };
 const responseSchema = {
@@ -75,7 +75,7 @@ export function walletsTrackRoute(ctx: ApiContext & { chains: readonly ChainConf
         schema: {
           tags: ['wallets'],
           summary: 'Pre-track wallets (wallets-mode chains)',
-          description: `Starts tracking up to ${MAX_TRACK} wallets on the chains served in wallets mode (all, or \`chain_ids\`): their history is backfilled in the background, so first requests answer at once. Sluice extension, not in the peer API.`,
+          description: `Starts tracking up to ${MAX_TRACK} wallets on the chains served in wallets mode (all, or \`chain_ids\`): their history is backfilled in the background, after the wallets reads wait for, so first requests answer at once. Each key tracks at most WALLETS_MAX_PER_KEY wallets per chain; its least recently requested beyond are dropped (never another key's). Sluice extension, not in the peer API.`,
           operationId: 'trackWallets',
           body: bodySchema,
           response: { 202: responseSchema },
@@ -83,7 +83,9 @@ export function walletsTrackRoute(ctx: ApiContext & { chains: readonly ChainConf
       },
       async (request, reply) => {
         const { wallets, chainIds } = parseTrackRequest(request.body, ctx.chains);
-        for (const id of chainIds) await trackWallets(ctx.writeDb, id, wallets);
+        const keyId = request.apiKey?.id ?? '';
+        for (const id of chainIds)
+          await trackWallets(ctx.writeDb, id, wallets, { keyId, priority: 'bulk' });
         return reply.code(202).send({ tracked: wallets.length, chain_ids: chainIds });
       },
     );
