@@ -125,7 +125,7 @@ async function main() {
       migrate(t.db, storeMigrations),
     );
     await t.db.query('analyze');
-    process.stdout.write('\n# After (the endpoints\' statements now)\n');
+    process.stdout.write("\n# After (the endpoints' statements now)\n");
     await selectTokenInfo(explaining(t.db, 'token-info with total_supply'), 1, COMMON, true);
     await selectNftHolders(explaining(t.db, 'token-holders of a collection, first page of 100'), {
       chainId: 1,

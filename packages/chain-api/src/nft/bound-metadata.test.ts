@@ -24,12 +24,18 @@ describe('boundMetadata', () => {
     // 500 attributes of 1,000 four-byte code points: about 4 MB.
     const value = '😀'.repeat(1_000);
     const attributes = Array.from({ length: 500 }, (_, i) => ({ key: `k${i}`, value }));
-    const { meta, limited } = boundMetadata({ ...base, attributes, description: 'x'.repeat(20_000) });
+    const { meta, limited } = boundMetadata({
+      ...base,
+      attributes,
+      description: 'x'.repeat(20_000),
+    });
     expect(stored(meta)).toBeLessThanOrEqual(256 * 1024);
     expect(meta.attributes.length).toBeGreaterThan(0);
     expect(meta.attributes).toEqual(attributes.slice(0, meta.attributes.length));
     expect(meta.description).toBe('x'.repeat(20_000));
-    expect(limited).toBe(`attributes: kept ${meta.attributes.length} of 500 (document over 262144 bytes)`);
+    expect(limited).toBe(
+      `attributes: kept ${meta.attributes.length} of 500 (document over 262144 bytes)`,
+    );
   });
 
   it('cuts a description by bytes without splitting a character', () => {

@@ -39,7 +39,9 @@ export function boundMetadata(
   let imageUrl = meta.imageUrl;
   if (imageUrl !== null) {
     const inline = /^data:/i.test(imageUrl);
-    const limit = inline ? storedMetadataLimits.inlineImageChars : storedMetadataLimits.imageUrlChars;
+    const limit = inline
+      ? storedMetadataLimits.inlineImageChars
+      : storedMetadataLimits.imageUrlChars;
     if (imageUrl.length > limit) {
       reasons.push(
         `image_url: ${inline ? 'inline data: image' : 'URL'} of ${imageUrl.length} characters dropped (limit ${limit})`,
@@ -50,8 +52,8 @@ export function boundMetadata(
   const fixed = bytes(meta.name) + bytes(imageUrl) + bytes(meta.externalUrl);
   let budget = maxBytes - fixed;
   let description = meta.description;
-  // The description keeps at least a screenful when attributes must go.
-  const keepDescription = Math.min(bytes(description), 16 * 1024);
+  // Attributes go before the description (at most 20,000 code points after normalisation).
+  const keepDescription = Math.min(bytes(description), 96 * 1024);
   let left = budget - keepDescription;
   const attributes = [];
   for (const attribute of meta.attributes) {

@@ -39,7 +39,8 @@ export async function loadMetadata(
 ): Promise<NormalizedMetadata> {
   const maxBytes = deps.maxBytes ?? defaultMaxBytes;
   // Percent-encoding triples a byte at most: a longer URI cannot decode to an acceptable size.
-  if (/^\s*data:/i.test(uri) && uri.length > maxBytes * 3 + 1024) throw tooLarge(uri.length, maxBytes);
+  if (/^\s*data:/i.test(uri) && uri.length > maxBytes * 3 + 1024)
+    throw tooLarge(uri.length, maxBytes);
   const source = resolveUri(uri, deps.gateways);
   if (source.kind === 'inline') {
     if (mediaTypes.test(source.mediaType)) return imageOnly(uri.trim());

@@ -20,8 +20,8 @@ import {
   saveUnchanged,
 } from '../store/nft/metadata-store.js';
 import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
-import { discoverCollections, ensureCollections } from './collection-discovery.js';
 import { boundMetadata, storedMetadataLimits, storedTokenUri } from './bound-metadata.js';
+import { discoverCollections, ensureCollections } from './collection-discovery.js';
 import { describeError, NftError } from './errors.js';
 import { normalizeGateways } from './gateways.js';
 import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
@@ -230,7 +230,9 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
       );
       const bounded = boundMetadata(loaded);
       const limited = [
-        ...(uri === read ? [] : [`uri: data: URI of ${read.length} characters stored as its digest`]),
+        ...(uri === read
+          ? []
+          : [`uri: data: URI of ${read.length} characters stored as its digest`]),
         ...(bounded.limited === null ? [] : [bounded.limited]),
       ];
       const saved = await saveSuccess(

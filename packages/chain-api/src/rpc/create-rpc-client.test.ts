@@ -35,13 +35,19 @@ describe('createRpcClient', () => {
       await createRpcClient({ url: anvil.rpcUrl }).request('eth_getBlockByNumber', ['0x1', false]),
     );
     // Room for about two blocks per answer: a batch of 30 must be split down to pairs.
-    const rpc = createRpcClient({ url: anvil.rpcUrl, batchSize: 30, maxResponseBytes: one.length * 2 + 200 });
+    const rpc = createRpcClient({
+      url: anvil.rpcUrl,
+      batchSize: 30,
+      maxResponseBytes: one.length * 2 + 200,
+    });
     const out = await rpc.batch<{ number: string }>(blocks(30));
     expect(out.map((b) => Number(b.number))).toEqual([...Array(30).keys()]);
     // Unlimited retries, yet a single oversized answer fails at once instead of looping.
     const tiny = createRpcClient({ url: anvil.rpcUrl, maxResponseBytes: 100 });
     const t0 = performance.now();
-    const error = await tiny.request('eth_getBlockByNumber', ['0x1', false]).catch((e) => e);
+    const error = (await tiny
+      .request('eth_getBlockByNumber', ['0x1', false])
+      .catch((e: unknown) => e)) as RpcTooLargeError;
     expect(error).toBeInstanceOf(RpcTooLargeError);
     expect(error.code).toBe('RPC_TOO_LARGE');
     expect(error.retryable).toBe(false);

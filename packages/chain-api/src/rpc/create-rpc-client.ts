@@ -196,7 +196,12 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
           const half = Math.ceil(pending.length / 2);
           const parts = [pending.slice(0, half), pending.slice(half)];
           const answers = await Promise.all(
-            parts.map((part) => sendChunk(part.map((i) => calls[i] as RpcCall), validate)),
+            parts.map((part) =>
+              sendChunk(
+                part.map((i) => calls[i] as RpcCall),
+                validate,
+              ),
+            ),
           );
           parts.forEach((part, p) => {
             part.forEach((i, k) => {

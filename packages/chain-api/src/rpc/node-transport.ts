@@ -57,22 +57,15 @@ export function createNodeTransport(url: string): NodeTransport {
       },
     };
   }
-  // One viem client per answer limit (fetch's connection pool is shared by all of them).
-  const clients = new Map<number, ReturnType<typeof getHttpRpcClient>>();
-  const httpFor = (maxResponseBodySize: number) => {
-    let client = clients.get(maxResponseBodySize);
-    if (!client) {
-      client = getHttpRpcClient(url, { maxResponseBodySize });
-      clients.set(maxResponseBodySize, client);
-    }
-    return client;
-  };
+  const http = getHttpRpcClient(url, { maxResponseBodySize: defaultMaxResponseBytes });
   return {
     async send(body, timeoutMs, opts = {}) {
-      const http = httpFor(opts.maxResponseBytes ?? defaultMaxResponseBytes);
       const data: unknown = await http.request({
         body: body.map((b) => ({ jsonrpc: '2.0' as const, ...b })),
         timeout: timeoutMs,
+        ...(opts.maxResponseBytes === undefined
+          ? {}
+          : { maxResponseBodySize: opts.maxResponseBytes }),
       });
       if (!Array.isArray(data)) throw new RpcMalformedResponseError('batch', 'not an array');
       return data;

@@ -3,7 +3,6 @@ import { apiMigrations } from './api/api-migrations.js';
 import { simSurfaceMigrations } from './api/sim-migrations.js';
 import { chainMigrations } from './chain-migrations.js';
 import { changeMigrations } from './changes/change-migrations.js';
-import { metadataLimitMigrations } from './nft/metadata-limit-migrations.js';
 import { nftMigrations } from './nft/nft-migrations.js';
 import { pricingMigrations } from './pricing/pricing-migrations.js';
 import { subscriptionMigrations } from './subscriptions/subscription-migrations.js';
@@ -29,8 +28,6 @@ export const storeMigrations: readonly Migration[] = [
   ...subscriptionMigrations,
   // Per-key owners of tracked wallets and the backfill queue's priority.
   ...walletOwnerMigrations,
-  // Bounded NFT metadata (what was cut, deferral counts).
-  ...metadataLimitMigrations,
   // Token supply and NFT holder totals kept by triggers; activity by wallet and token.
   ...tokenTotalsMigrations,
 ];

@@ -31,6 +31,8 @@ export interface WalletsStatus extends BackfillStatus {
 }
 
 const EVICT_EVERY_MS = 5_000;
+/** Due backfill rows read per refresh (in order: reads first); the runner starts a few of them. */
+const KICK_ROWS = 1_000;
 
 /**
  * The head follower's side of wallets mode (run by the chain's leader): which wallets a batch
@@ -109,16 +111,22 @@ export class WalletsMode {
       this.counts = await countTracked(this.db, id);
       reload = true;
     }
+    let handed: string[] = [];
     await this.db.transaction(async (tx) => {
       if ((await lockCheckpoint(tx, id)) !== cp.block) return; // moved: next refresh
-      await setHandover(tx, id, cp.block);
+      handed = await setHandover(tx, id, cp.block);
     });
-    // Wallets only leave the set here (reset, eviction): between full reloads (every few
-    // seconds) the rows not yet ready are enough to grow it.
-    const rows = reload ? await listTracked(this.db, id) : await listUnready(this.db, id);
-    const handed = rows.filter((r) => r.handoverBlock !== null).map((r) => r.wallet);
-    this.tracked = new Set(reload ? handed : [...this.tracked, ...handed]);
-    this.runner.kick(rows.filter((r) => r.status !== 'ready'));
+    // Wallets only leave the set here (reset, eviction: a full reload every few seconds);
+    // between reloads it grows by the wallets just handed over. The runner only needs the
+    // next due rows (reads first), never all of a bulk-tracked queue on every batch.
+    if (reload) {
+      const rows = await listTracked(this.db, id);
+      this.tracked = new Set(rows.filter((r) => r.handoverBlock !== null).map((r) => r.wallet));
+      this.runner.kick(rows.filter((r) => r.status !== 'ready').slice(0, KICK_ROWS));
+    } else {
+      if (handed.length > 0) this.tracked = new Set([...this.tracked, ...handed]);
+      this.runner.kick(await listUnready(this.db, id, KICK_ROWS));
+    }
   }
 
   /** True when some wallet was reset. */

@@ -112,7 +112,9 @@ describe('collectibles of a wallet with 2,500 megabyte documents', () => {
     expect(page.next_offset).toBeDefined();
     // Bad limits are refused, not stretched.
     for (const limit of ['0', '-1', 'abc']) {
-      const bad = await api.get(`/v1/evm/collectibles/${whale}?chain_ids=${chainId}&limit=${limit}`);
+      const bad = await api.get(
+        `/v1/evm/collectibles/${whale}?chain_ids=${chainId}&limit=${limit}`,
+      );
       expect(bad.status).toBe(400);
     }
   });

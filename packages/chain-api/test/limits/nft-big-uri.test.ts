@@ -90,7 +90,8 @@ beforeAll(async () => {
     });
     expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
   };
-  for (let i = 0; i < normal.length; i += 80) await mint(contract, holder, normal.slice(i, i + 80), MB);
+  for (let i = 0; i < normal.length; i += 80)
+    await mint(contract, holder, normal.slice(i, i + 80), MB);
   await mint(contract, holder, tooBig, 3 * MB);
   await mint(contract, holder, [overRpcLimit], 5.5 * MB);
   await mint(small, other, [1n, 2n], 100);

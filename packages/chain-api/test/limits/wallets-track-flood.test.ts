@@ -108,9 +108,10 @@ describe('POST /v1/evm/wallets/track flood', () => {
     );
     // The last call's addresses are the ones kept.
     expect(
-      await count('select count(*)::text as n from tracked_wallets where wallet = any($1::text[])', [
-        Array.from({ length: 10_000 }, (_, i) => fresh(9, i)),
-      ]),
+      await count(
+        'select count(*)::text as n from tracked_wallets where wallet = any($1::text[])',
+        [Array.from({ length: 10_000 }, (_, i) => fresh(9, i))],
+      ),
     ).toBe(10_000);
     const after = await get(s, balances(mine));
     expect(after.body.warnings).toBeUndefined();
@@ -127,7 +128,9 @@ describe('POST /v1/evm/wallets/track flood', () => {
         .status,
     ).toBe(400);
     const dup = fresh(21, 2);
-    const res = await post(flooder, { addresses: [dup, dup.toUpperCase().replace('0X', '0x'), dup] });
+    const res = await post(flooder, {
+      addresses: [dup, dup.toUpperCase().replace('0X', '0x'), dup],
+    });
     expect(await res.json()).toEqual({ tracked: 1, chain_ids: [31337] });
     // The test key's wallet, pre-tracked by the flooder too, and then pushed out of the
     // flooder's 10,000: still tracked (the test key holds it), data kept.
@@ -145,9 +148,10 @@ describe('POST /v1/evm/wallets/track flood', () => {
       60_000,
     );
     expect(
-      await count("select count(*)::text as n from tracked_wallets where wallet = $1 and status = 'ready'", [
-        shared,
-      ]),
+      await count(
+        "select count(*)::text as n from tracked_wallets where wallet = $1 and status = 'ready'",
+        [shared],
+      ),
     ).toBe(1);
     expect(
       await count('select count(*)::text as n from activity where wallet = $1', [shared]),

@@ -8,8 +8,8 @@ import type { ReadDb } from '../queries/prepared-query.js';
 
 /** Bytes of entries one collectibles answer carries at most (a page ends early beyond). */
 export const COLLECTIBLES_MAX_ENTRY_BYTES = 16 * 1024 * 1024;
-/** Rows read per query while a page fills. */
-const CHUNK = 250;
+/** Rows read per query while a page fills (each up to a few hundred KiB). */
+const CHUNK = 100;
 
 /** One page of shaped entries and where the next starts. */
 export interface CollectiblesPage {
@@ -21,7 +21,7 @@ export interface CollectiblesPage {
 }
 
 /**
- * Reads and shapes up to `limit` entries in chunks of 250 rows, ending the page early (with a
+ * Reads and shapes up to `limit` entries in chunks of 100 rows, ending the page early (with a
  * next key) once the entries reach `maxBytes` as JSON: at least one entry is always served, so
  * a client paging on always advances. Memory stays within one chunk plus the page.
  *

@@ -142,7 +142,13 @@ export function collectiblesRoute(ctx: ApiContext) {
               const byId = new Map(chains.map((c) => [c.chainId, c]));
               return loadCollectiblesPage(
                 ctx.db,
-                { wallet: address, chainIds, hideSpam: query.filter_spam, after, limit: query.limit },
+                {
+                  wallet: address,
+                  chainIds,
+                  hideSpam: query.filter_spam,
+                  after,
+                  limit: query.limit,
+                },
                 (row) => shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
               );
             },

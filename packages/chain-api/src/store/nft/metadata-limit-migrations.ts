@@ -17,7 +17,7 @@ update nft_metadata
  where length(uri) > 8192 and uri ilike 'data:%';
 `;
 
-/** Appended at the end of the store's migrations. */
+/** Appended to `nftMigrations`. */
 export const metadataLimitMigrations: Migration[] = [
   { id: 'nft-005-bounded-metadata', sql: bounded },
 ];

@@ -10,8 +10,6 @@ export interface StoredMetadata {
   externalUrl?: string | null;
 }
 
-
-
 /** A token claimed from the queue. */
 export interface ClaimedToken {
   chainId: number;

@@ -125,17 +125,21 @@ export async function listTracked(db: Queryable, chainId: number): Promise<Track
 }
 
 /**
- * Tracked wallets of a chain not yet ready (to hand over or backfill), in backfill order:
- * wallets a read waits for first, then bulk-tracked ones, each oldest first.
+ * The first `limit` tracked wallets of a chain not yet ready, in backfill order: wallets a read
+ * waits for first, then bulk-tracked ones, each oldest first.
  *
  * @example
- * const todo = await listUnready(db, 1);
+ * const next = await listUnready(db, 1, 100);
  */
-export async function listUnready(db: Queryable, chainId: number): Promise<TrackedWallet[]> {
+export async function listUnready(
+  db: Queryable,
+  chainId: number,
+  limit = 1_000,
+): Promise<TrackedWallet[]> {
   const { rows } = await db.query<Row>(
     `select ${COLUMNS} from tracked_wallets where chain_id = $1 and status <> 'ready'
-      order by priority, created_at, wallet`,
-    [chainId],
+      order by priority, created_at, wallet limit $2`,
+    [chainId, limit],
   );
   return rows.map(toTracked);
 }

@@ -16,7 +16,10 @@ export interface WalletCaps {
  * @example
  * keyLimits(new Map([['a', 100], ['b', 5]]), { perKey: 100, total: 50 }); // a -> 45, b -> 5
  */
-export function keyLimits(counts: ReadonlyMap<string, number>, caps: WalletCaps): Map<string, number> {
+export function keyLimits(
+  counts: ReadonlyMap<string, number>,
+  caps: WalletCaps,
+): Map<string, number> {
   const own = new Map<string, number>();
   for (const [key, n] of counts) own.set(key, Math.min(n, key === '' ? caps.total : caps.perKey));
   const sumAt = (level: number) => {
