@@ -29,22 +29,22 @@ beforeAll(async () => {
   await db.query(
     `insert into nft_holdings (wallet, chain_id, contract, token_id, standard, balance, last_acquired,
                                last_acquired_block, updated_block)
-     select $1, $2, $3, g, 'erc1155', 1, now(), 1, 1 from generate_series(1, $4) g
+     select $1::text, $2::int, $3::text, g, 'erc1155', 1, now(), 1, 1 from generate_series(1, $4::int) g
      union all
-     select $5, $2, $3, g, 'erc1155', 1, now(), 1, 1 from generate_series(1, 2) g`,
+     select $5::text, $2::int, $3::text, g, 'erc1155', 1, now(), 1, 1 from generate_series(1, 2) g`,
     [whale, chainId, collection, ITEMS, small],
   );
   await db.query(
     `insert into nft_metadata (chain_id, contract, token_id, standard, uri, name, description,
                                image_url, attributes, status)
-     select $1, $2, g, 'erc1155',
-            'data:application/json,{"name":"Item ' || g || '","description":"' || repeat('a', $3) || '"}',
+     select $1::int, $2::text, g, 'erc1155',
+            'data:application/json,{"name":"Item ' || g || '","description":"' || repeat('a', $3::int) || '"}',
             'Item ' || g, repeat('d', 20000),
             'data:image/svg+xml;utf8,' || repeat('<g/>', 50000),
             (select jsonb_agg(jsonb_build_object('key', 'k' || i, 'value', repeat('v', 1000)))
                from generate_series(1, 200) i),
             'ok'
-       from generate_series(1, $4) g`,
+       from generate_series(1, $4::int) g`,
     [chainId, collection, URI_BYTES, ITEMS],
   );
 }, 600_000);

@@ -164,7 +164,7 @@ describe('NFT documents of megabytes', () => {
     for (const id of tooBig) {
       const row = byId.get(id.toString())!;
       expect(row.status).toBe('failed');
-      expect(row.last_error).toMatch(/^TOO_LARGE: inline document of \d+ bytes is over 2097152/);
+      expect(row.last_error).toMatch(/^TOO_LARGE: URI of \d+ characters is longer than 2 MB/);
       expect(row.attempts).toBe(1);
       expect(row.wait_s).toBeGreaterThan(23 * 3600);
     }
