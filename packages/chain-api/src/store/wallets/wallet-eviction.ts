@@ -59,18 +59,24 @@ export async function evictBeyondCaps(
   const have = new Map(counts.map((r) => [r.key_id, Number(r.n)]));
   const over = [...keyLimits(have, caps)].filter(([key, limit]) => (have.get(key) ?? 0) > limit);
   if (over.length > 0) {
-    await tx.query(
-      `with lim as (select * from unnest($2::text[], $3::int[]) as l(key_id, n)),
-       ranked as (
-         select o.key_id, o.wallet,
-                row_number() over (partition by o.key_id order by o.requested_at desc, o.wallet) as rn
-           from tracked_wallet_owners o
-          where o.chain_id = $1 and o.key_id in (select key_id from lim)
-       )
-       delete from tracked_wallet_owners o
-        using ranked r join lim on lim.key_id = r.key_id
-        where r.rn > lim.n and o.chain_id = $1 and o.key_id = r.key_id and o.wallet = r.wallet`,
+    // Two steps: the ranking reads the keys' rows once; the delete is then a primary-key lookup
+    // per dropped row (as one join, with no statistics on the table, the planner re-ranked the
+    // rows for every row it deleted).
+    const { rows: doomed } = await tx.query<{ key_id: string; wallet: string }>(
+      `select r.key_id, r.wallet
+         from (select o.key_id, o.wallet,
+                      row_number() over (partition by o.key_id order by o.requested_at desc, o.wallet) as rn
+                 from tracked_wallet_owners o
+                where o.chain_id = $1 and o.key_id = any($2::text[])) r
+         join unnest($2::text[], $3::int[]) as l(key_id, n) on l.key_id = r.key_id
+        where r.rn > l.n`,
       [chainId, over.map(([key]) => key), over.map(([, limit]) => limit)],
+    );
+    await tx.query(
+      `delete from tracked_wallet_owners o
+        using unnest($2::text[], $3::text[]) as d(key_id, wallet)
+        where o.chain_id = $1 and o.key_id = d.key_id and o.wallet = d.wallet`,
+      [chainId, doomed.map((r) => r.key_id), doomed.map((r) => r.wallet)],
     );
   }
   // Also picks up wallets whose owners were dropped some other way.
