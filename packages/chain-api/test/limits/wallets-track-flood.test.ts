@@ -58,6 +58,11 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  // Drop the flood first, so stopping does not abort thousands of queued backfills mid-call.
+  await s?.db.query('delete from tracked_wallet_owners');
+  await waitFor(() => (indexers?.status()[0]?.wallets?.running.length ?? 0) === 0, 60_000).catch(
+    () => {},
+  );
   await indexers?.stop();
   await s?.app.close();
   await s?.t.drop();

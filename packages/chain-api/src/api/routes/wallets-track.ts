@@ -6,6 +6,8 @@ import { invalidParameter } from '../errors.js';
 
 /** Addresses per pre-track call at most. */
 export const MAX_TRACK = 10_000;
+/** Chain ids per pre-track call at most. */
+const MAX_CHAIN_IDS = 1_000;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const bodySchema = {
@@ -13,7 +15,7 @@ const bodySchema = {
   required: ['addresses'],
   properties: {
     addresses: { type: 'array', items: { type: 'string' }, maxItems: MAX_TRACK },
-    chain_ids: { type: 'array', items: { type: 'integer' }, maxItems: 1_000 },
+    chain_ids: { type: 'array', items: { type: 'integer' }, maxItems: MAX_CHAIN_IDS },
   },
 };
 const responseSchema = {
@@ -53,6 +55,7 @@ export function parseTrackRequest(
   if (b.chain_ids !== undefined) {
     if (
       !Array.isArray(b.chain_ids) ||
+      b.chain_ids.length > MAX_CHAIN_IDS ||
       b.chain_ids.some((id) => !modeChains.includes(id as number))
     ) {
       throw invalidParameter(
