@@ -258,6 +258,7 @@ describe.each(['postgres', 'pglite'] as const)(
         attempts: 0,
         refreshBlock: null,
         held: true,
+        deferrals: 0,
       };
       await saveSuccess(
         api.t.db,

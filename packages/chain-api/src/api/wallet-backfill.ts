@@ -3,7 +3,7 @@ import type { ApiWarning } from './chain-selector.js';
 import type { ApiContext } from './context.js';
 
 /**
- * Wallets-mode chains (src/wallets): tracks the wallet, waits for its first backfill up to the
+ * Wallets-mode chains (src/wallets): tracks the wallet for the request's key, waits for its first backfill up to the
  * configured time, adds the gate's warnings and, while a backfill still runs, `Retry-After`.
  * Returns false when the answer is partial (it must not be cached).
  *
@@ -21,6 +21,7 @@ export async function walletBackfillGate(
   const gate = await ctx.wallets.ensure(
     wallet,
     chains.map((c) => c.chainId),
+    reply.request.apiKey?.id ?? '',
   );
   warnings.push(...gate.warnings);
   if (gate.retryAfterSeconds === undefined) return true;

@@ -81,7 +81,7 @@ export async function walletsCommand(
       if (sub === 'track') {
         const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
         for (let i = 0; i < wallets.length; i += 10_000) {
-          await trackWallets(db, id, wallets.slice(i, i + 10_000));
+          await trackWallets(db, id, wallets.slice(i, i + 10_000), { priority: 'bulk' });
         }
         out(`chain ${id}: ${wallets.length} wallets tracked (backfilled by the running indexer)`);
       } else {

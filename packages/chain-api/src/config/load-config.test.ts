@@ -126,6 +126,7 @@ describe('every variable', () => {
     expect(config.database).toEqual({ statementTimeoutMs: 5_000, connectTimeoutMs: 5_000 });
     expect(config.wallets).toEqual({
       maxWallets: 100_000,
+      maxPerKey: 10_000,
       concurrency: 4,
       rpcPerSecond: 500,
       waitMs: 10_000,

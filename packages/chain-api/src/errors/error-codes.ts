@@ -23,6 +23,10 @@ export const errorCodes = {
     summary: 'The node answered something that is not valid JSON-RPC',
   },
   RPC_RESPONSE: { retryable: false, summary: 'The node answered with a JSON-RPC error object' },
+  RPC_TOO_LARGE: {
+    retryable: false,
+    summary: "One call's answer is larger than the client accepts (asking again cannot help)",
+  },
   CAPABILITY_UNKNOWN: {
     retryable: true,
     summary: 'A probe could not tell whether the node has a feature',

@@ -52,6 +52,21 @@ describe('loadMetadata', () => {
   const gateways = () => normalizeGateways({ ipfsGateway: origin, arweaveGateway: `${origin}/ar` });
   afterAll(() => fetcher.close());
 
+  it('refuses an inline document over maxBytes as TOO_LARGE, before or after decoding', async () => {
+    const deps = { fetcher, gateways: normalizeGateways({}), maxBytes: 1_024 };
+    const doc = (n: number) => `data:application/json,{"name":"${'a'.repeat(n)}"}`;
+    expect((await loadMetadata(doc(900), deps)).name).toHaveLength(900);
+    for (const uri of [
+      doc(2_000),
+      doc(10_000),
+      `data:application/json;base64,${'e'.repeat(4_000)}`,
+    ]) {
+      const error = await loadMetadata(uri, deps).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NftError);
+      expect((error as NftError).code).toBe('TOO_LARGE');
+    }
+  });
+
   it('loads ipfs:// and ar:// documents through the configured gateways', async () => {
     const meta = await loadMetadata(`ipfs://${cid}/1`, { fetcher, gateways: gateways() });
     expect(meta).toMatchObject({ name: 'via gateway', imageUrl: `${origin}/ipfs/${cid}/1.png` });

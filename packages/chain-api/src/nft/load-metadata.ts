@@ -1,4 +1,4 @@
-import { MetadataError, UriError } from './errors.js';
+import { MetadataError, NftError, UriError } from './errors.js';
 import type { Gateways } from './gateways.js';
 import {
   type NormalizedMetadata,
@@ -13,7 +13,11 @@ export interface LoadMetadataDeps {
   fetcher: SafeFetcher;
   gateways: Gateways;
   signal?: AbortSignal;
+  /** Largest document, inline (`data:`) or fetched (the fetcher's own cap). Default 2 MiB. */
+  maxBytes?: number;
 }
+
+const defaultMaxBytes = 2 * 1024 * 1024;
 
 const jsonTypes =
   /^(application\/(.+\+)?json|text\/(plain|json)|application\/octet-stream|binary\/octet-stream)$/;
@@ -21,7 +25,8 @@ const mediaTypes = /^(image|video|audio)\//;
 
 /**
  * Loads and normalises the metadata document behind a token URI (already `{id}`-substituted):
- * inline `data:` documents are decoded, URLs go through the SSRF-guarded fetcher. A URI that
+ * inline `data:` documents are decoded (refused as `TOO_LARGE` beyond `maxBytes`, like fetched
+ * ones), URLs go through the SSRF-guarded fetcher. A URI that
  * points straight at an image (some collections do that) yields metadata with only `imageUrl`.
  * Nothing is executed: the body is parsed as JSON or refused.
  *
@@ -32,9 +37,15 @@ export async function loadMetadata(
   uri: string,
   deps: LoadMetadataDeps,
 ): Promise<NormalizedMetadata> {
+  const maxBytes = deps.maxBytes ?? defaultMaxBytes;
+  // Percent-encoding triples a byte at most: a longer URI cannot decode to an acceptable size.
+  if (/^\s*data:/i.test(uri) && uri.length > maxBytes * 3 + 1024)
+    throw tooLarge(uri.length, maxBytes);
   const source = resolveUri(uri, deps.gateways);
   if (source.kind === 'inline') {
     if (mediaTypes.test(source.mediaType)) return imageOnly(uri.trim());
+    const size = Buffer.byteLength(source.text);
+    if (size > maxBytes) throw tooLarge(size, maxBytes);
     if (!jsonTypes.test(source.mediaType)) {
       throw new UriError('UNSUPPORTED_URI', `data: URI of type ${source.mediaType}`);
     }
@@ -63,6 +74,10 @@ export async function loadMetadata(
     throw new MetadataError('INVALID_JSON', 'metadata URL answered with an HTML page', source.url);
   }
   return normalizeMetadata(parseMetadataJson(text), deps.gateways);
+}
+
+function tooLarge(size: number, maxBytes: number): NftError {
+  return new NftError('TOO_LARGE', `inline document of ${size} bytes is over ${maxBytes} bytes`);
 }
 
 function imageOnly(url: string): NormalizedMetadata {

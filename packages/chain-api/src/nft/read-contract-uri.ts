@@ -1,5 +1,5 @@
 import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
-import { type RpcClient, RpcError } from '../rpc/index.js';
+import { type RpcClient, RpcError, RpcTooLargeError } from '../rpc/index.js';
 import { limitText } from '../text/limit-text.js';
 import { NftError } from './errors.js';
 import { substituteTokenId } from './resolve-uri.js';
@@ -33,8 +33,8 @@ async function readString(
 /**
  * Reads a token's metadata URI from its contract: `tokenURI` for ERC721 (falling back to `uri`),
  * `uri` for ERC1155 (falling back to `tokenURI`) with `{id}` substituted. A revert or an empty
- * answer is an `NftError` with code `URI_CALL_FAILED`; an unreachable node is `RPC_UNAVAILABLE`
- * (the token is not at fault).
+ * answer is an `NftError` with code `URI_CALL_FAILED`; an answer over the NFT client's limit is
+ * `TOO_LARGE`; an unreachable node is `RPC_UNAVAILABLE` (the token is not at fault).
  *
  * @example
  * await readTokenUri(client, '0xabc...', 1n, 'erc721'); // 'ipfs://Qm.../1'
@@ -56,6 +56,10 @@ export async function readTokenUri(
         throw new NftError('URI_CALL_FAILED', `${functionName}() returned an empty string`);
       return substituteTokenId(uri, tokenId);
     } catch (error) {
+      // The contract's own answer is too big to read: final for this token, not the node's fault.
+      if (error instanceof RpcTooLargeError) {
+        throw new NftError('TOO_LARGE', `${functionName}(${tokenId}) answer is too large to read`);
+      }
       if (isTransportFailure(error)) {
         throw new NftError('RPC_UNAVAILABLE', 'node did not answer', shortMessage(error));
       }
@@ -95,6 +99,7 @@ export async function readCollectionInfo(
  * JSON-RPC error the node gave as final (a revert, an unknown method).
  */
 function isTransportFailure(error: unknown): boolean {
+  if (error instanceof RpcTooLargeError) return false; // the contract's answer, not the node
   return error instanceof RpcError && (error.code !== 'RPC_RESPONSE' || error.retryable);
 }
 

@@ -27,7 +27,8 @@ const maxUriLength = 2_000_000;
 export function resolveUri(uri: string, gateways: Gateways): MetadataSource {
   const trimmed = uri.trim();
   if (trimmed === '') throw new UriError('BAD_URI', 'empty URI');
-  if (trimmed.length > maxUriLength) throw new UriError('BAD_URI', 'URI longer than 2 MB');
+  if (trimmed.length > maxUriLength)
+    throw new UriError('TOO_LARGE', `URI of ${trimmed.length} characters is longer than 2 MB`);
   if (/^data:/i.test(trimmed)) return { kind: 'inline', ...dataUriText(trimmed) };
   const url = toHttpUrl(trimmed, gateways);
   if (url === undefined)

@@ -362,6 +362,7 @@ describe('startNftWorker', () => {
         attempts: 0,
         refreshBlock: null,
         held: true,
+        deferrals: 0,
       },
       'stale-uri',
       { name: 'stale', description: null, imageUrl: null, attributes: [], externalUrl: null },

@@ -20,6 +20,7 @@ import {
   saveUnchanged,
 } from '../store/nft/metadata-store.js';
 import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
+import { boundMetadata, storedMetadataLimits, storedTokenUri } from './bound-metadata.js';
 import { discoverCollections, ensureCollections } from './collection-discovery.js';
 import { describeError, NftError } from './errors.js';
 import { normalizeGateways } from './gateways.js';
@@ -161,6 +162,9 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   const recheckMs = options.recheckIntervalMs ?? 24 * 3_600_000;
   const enqueueIntervalMs = options.enqueueIntervalMs ?? 300_000;
   const rpcRetryMs = 30_000;
+  // A token whose read the node never answers (a uri() that runs out the timeout every time)
+  // is retried every 30 s this many times, then counted as failing (with the failure backoff).
+  const maxDeferrals = 5;
   for (const [name, value] of [
     ['discoveryBlocks', options.discoveryBlocks],
     ['spamEvidenceDebounceMs', options.spamEvidenceDebounceMs],
@@ -221,7 +225,13 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
     }
     let uri: string | null = null;
     try {
-      uri = await readTokenUri(client, token.contract, token.tokenId, token.standard);
+      const read = await readTokenUri(client, token.contract, token.tokenId, token.standard);
+      // What the store keeps of it: verbatim, or a digest of a long data: URI.
+      uri = storedTokenUri(read);
+      if (uri.length > storedMetadataLimits.uriChars) {
+        uri = null;
+        throw new NftError('TOO_LARGE', `token URI of ${read.length} characters`);
+      }
       // A daily re-check: immutable (IPFS/Arweave/data:) documents are only refetched when the
       // URI changed; server-hosted ones are refetched anyway (reveals without ERC-4906 events).
       if (token.status === 'ok' && token.uri === uri && isContentAddressedUri(uri)) {
@@ -229,24 +239,52 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
         stats.unchanged++;
         return false;
       }
-      const source = resolveUri(uri, gateways);
+      const source = resolveUri(read, gateways);
       const host = source.kind === 'url' ? new URL(source.url).host : 'inline';
-      const tokenUri = uri;
-      const meta = await perHost.run(host, () =>
-        loadMetadata(tokenUri, { fetcher, gateways, signal: abort.signal }),
+      const loaded = await perHost.run(host, () =>
+        loadMetadata(read, {
+          fetcher,
+          gateways,
+          signal: abort.signal,
+          ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
+        }),
       );
-      if (!(await saveSuccess(db, token, uri, meta, recheckMs))) return false;
+      const bounded = boundMetadata(loaded);
+      const limited = [
+        ...(uri === read
+          ? []
+          : [`uri: data: URI of ${read.length} characters stored as its digest`]),
+        ...(bounded.limited === null ? [] : [bounded.limited]),
+      ];
+      const saved = await saveSuccess(
+        db,
+        token,
+        uri,
+        bounded.meta,
+        recheckMs,
+        limited.length > 0 ? limited.join('; ') : null,
+      );
+      if (!saved) return false;
       stats.fetched++;
       return true;
     } catch (error) {
       if (stopping) return false; // the lease expires and the token is retried on the next start
-      if (error instanceof NftError && error.code === 'RPC_UNAVAILABLE') {
+      if (
+        error instanceof NftError &&
+        error.code === 'RPC_UNAVAILABLE' &&
+        token.deferrals < maxDeferrals
+      ) {
         await saveRetryLater(db, token, rpcRetryMs);
         stats.deferred++;
         return false;
       }
       const text = describeError(error);
-      await saveFailure(db, token, uri, text, retryDelay(token.attempts + 1, schedule));
+      // A document refused for its size stays refused until its URI changes: the slowest pace.
+      const delay =
+        error instanceof NftError && error.code === 'TOO_LARGE'
+          ? schedule.maxMs
+          : retryDelay(token.attempts + 1, schedule);
+      await saveFailure(db, token, uri, text, delay);
       stats.failed++;
       log.debug(
         {

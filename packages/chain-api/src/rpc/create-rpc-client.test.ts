@@ -3,7 +3,7 @@ import { type FaultProxy, seededFaults, startFaultProxy } from '../../test/suppo
 import { type AnvilInstance, startAnvil } from '../devnet/index.js';
 import { createRpcClient } from './create-rpc-client.js';
 import { probeCapabilities } from './probe-capabilities.js';
-import { RpcResponseError, RpcTransportError, redactUrl } from './rpc-errors.js';
+import { RpcResponseError, RpcTooLargeError, RpcTransportError, redactUrl } from './rpc-errors.js';
 
 let anvil: AnvilInstance;
 let proxy: FaultProxy;
@@ -30,6 +30,30 @@ const blocks = (n: number) =>
   }));
 
 describe('createRpcClient', () => {
+  it('splits a batch whose answer is over maxResponseBytes; one call alone too large is final', async () => {
+    const one = JSON.stringify(
+      await createRpcClient({ url: anvil.rpcUrl }).request('eth_getBlockByNumber', ['0x1', false]),
+    );
+    // Room for about two blocks per answer: a batch of 30 must be split down to pairs.
+    const rpc = createRpcClient({
+      url: anvil.rpcUrl,
+      batchSize: 30,
+      maxResponseBytes: one.length * 2 + 200,
+    });
+    const out = await rpc.batch<{ number: string }>(blocks(30));
+    expect(out.map((b) => Number(b.number))).toEqual([...Array(30).keys()]);
+    // Unlimited retries, yet a single oversized answer fails at once instead of looping.
+    const tiny = createRpcClient({ url: anvil.rpcUrl, maxResponseBytes: 100 });
+    const t0 = performance.now();
+    const error = (await tiny
+      .request('eth_getBlockByNumber', ['0x1', false])
+      .catch((e: unknown) => e)) as RpcTooLargeError;
+    expect(error).toBeInstanceOf(RpcTooLargeError);
+    expect(error.code).toBe('RPC_TOO_LARGE');
+    expect(error.retryable).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
   it('batches calls and returns results in call order', async () => {
     const rpc = createRpcClient({ url: anvil.rpcUrl, batchSize: 7 });
     const out = await rpc.batch<{ number: string }>(blocks(30));

@@ -8,6 +8,7 @@ import {
   RpcHttpError,
   RpcMalformedResponseError,
   RpcResponseError,
+  RpcTooLargeError,
   RpcTransportError,
   redactUrl,
 } from './rpc-errors.js';
@@ -27,7 +28,10 @@ export interface RpcClientOptions {
   log?: Logger;
   /** Per HTTP request / ws call, ms (default 20 s). */
   timeoutMs?: number;
-  /** Calls per HTTP batch (default 50). Halved automatically on 413 / oversized answers. */
+  /**
+   * Calls per HTTP batch (default 50). A batch refused as too large (413, or an answer over
+   * `maxResponseBytes`) is split in halves; one call alone too large fails with `RPC_TOO_LARGE`.
+   */
   batchSize?: number;
   /** Upper bound of concurrent HTTP requests (default 8); adapts down on throttling. */
   maxConcurrency?: number;
@@ -39,6 +43,11 @@ export interface RpcClientOptions {
   backoffBaseMs?: number;
   /** Aborts pending retries (on shutdown). */
   signal?: AbortSignal;
+  /**
+   * Largest answer of one HTTP request (default 512 MiB). Reads whose answer the caller does not
+   * control (a contract's `tokenURI`) use a smaller one.
+   */
+  maxResponseBytes?: number;
   /** The node's shared transport (from the node client registry); default: a transport of its own. */
   transport?: NodeTransport;
 }
@@ -105,7 +114,10 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     lastSuccessAt: undefined,
   };
   const transport = options.transport ?? createNodeTransport(options.url);
-  const send: Sender = (body, signal) => transport.send(body, timeout, signal);
+  const sendOpts =
+    options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes };
+  const send: Sender = (body, signal) =>
+    transport.send(body, timeout, signal ? { ...sendOpts, signal } : sendOpts);
 
   function noteFailure(error: RpcError): void {
     health.consecutiveFailures++;
@@ -198,12 +210,31 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         // The caller's own deadline: its reason, not a node failure to retry.
         if (callSignal?.aborted) throw callSignal.reason;
         const err = toRpcError(error, method);
-        if (!err.retryable) throw err;
-        if (err instanceof RpcHttpError) {
-          if (err.status === 413 && batchSize > 1)
-            batchSize = Math.max(1, Math.floor(batchSize / 2));
-          if (err.retryAfter !== undefined) retryAfterMs = Math.min(60_000, err.retryAfter * 1000);
+        if (err instanceof RpcHttpError && err.status === 413) {
+          // Too large: the same request can only fail again. Halve it (later batches start
+          // smaller too) until one call alone is too large, which is final for that call.
+          if (pending.length === 1) throw new RpcTooLargeError(method);
+          if (batchSize > 1) batchSize = Math.max(1, Math.floor(batchSize / 2));
+          const half = Math.ceil(pending.length / 2);
+          const parts = [pending.slice(0, half), pending.slice(half)];
+          const answers = await Promise.all(
+            parts.map((part) =>
+              sendChunk(
+                part.map((i) => calls[i] as RpcCall),
+                validate,
+              ),
+            ),
+          );
+          parts.forEach((part, p) => {
+            part.forEach((i, k) => {
+              results[i] = answers[p]?.[k];
+            });
+          });
+          return results;
         }
+        if (!err.retryable) throw err;
+        if (err instanceof RpcHttpError && err.retryAfter !== undefined)
+          retryAfterMs = Math.min(60_000, err.retryAfter * 1000);
         failure = err;
       }
       if (pending.length === 0) break;

@@ -28,6 +28,7 @@ export {
   RpcHttpError,
   RpcMalformedResponseError,
   RpcResponseError,
+  RpcTooLargeError,
   RpcTransportError,
   redactUrl,
 } from './rpc-errors.js';

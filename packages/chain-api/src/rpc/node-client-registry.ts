@@ -16,7 +16,15 @@ const purposeOptions: Record<NodePurpose, Omit<RpcClientOptions, 'url'>> = {
   // Balances at past blocks (an API request waits on them too).
   history: { timeoutMs: 10_000, maxAttempts: 3, maxInvalidAttempts: 2, maxConcurrency: 4 },
   // tokenURI/name/symbol of NFT contracts (a failure is retried on the worker's own schedule).
-  nft: { timeoutMs: 15_000, maxAttempts: 3, batchSize: 100, maxConcurrency: 8 },
+  // The answer is whatever the contract returns: 8 reads in flight of up to 512 MiB each would
+  // exhaust the worker, so one answer is at most 10 MiB (beyond: RPC_TOO_LARGE, final).
+  nft: {
+    timeoutMs: 15_000,
+    maxAttempts: 3,
+    batchSize: 100,
+    maxConcurrency: 8,
+    maxResponseBytes: 10 * 1024 * 1024,
+  },
 };
 
 /** A chain as the registry needs it. */

@@ -15,18 +15,19 @@ export interface RpcRequestBody {
 export interface NodeTransport {
   /**
    * Sends `body` as one JSON-RPC batch; answers in any order (matched by id by the caller).
-   * `signal` aborts the HTTP request (a WebSocket call is abandoned: its answer is ignored).
+   * `signal` aborts the HTTP request (a WebSocket call is abandoned: its answer is ignored). An
+   * HTTP answer larger than `maxResponseBytes` (default 512 MiB) is refused while it streams in.
    */
   send(
     body: readonly RpcRequestBody[],
     timeoutMs: number,
-    signal?: AbortSignal,
+    opts?: { signal?: AbortSignal; maxResponseBytes?: number },
   ): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
-/** Largest answer accepted (a block with all its receipts can be big). */
-const maxResponseBodySize = 512 * 1024 * 1024;
+/** Largest answer accepted by default (a block with all its receipts can be big). */
+const defaultMaxResponseBytes = 512 * 1024 * 1024;
 
 /**
  * The transport of `url` (http(s):// or ws(s)://). Nothing is opened before the first send.
@@ -39,7 +40,8 @@ export function createNodeTransport(url: string): NodeTransport {
   if (/^wss?:/i.test(url)) {
     let ws: Awaited<ReturnType<typeof getWebSocketRpcClient>> | undefined;
     return {
-      async send(body, timeoutMs, signal) {
+      async send(body, timeoutMs, opts = {}) {
+        const { signal } = opts;
         signal?.throwIfAborted();
         ws ??= await getWebSocketRpcClient(url, { reconnect: true, keepAlive: true });
         const client = ws;
@@ -66,13 +68,17 @@ export function createNodeTransport(url: string): NodeTransport {
       },
     };
   }
-  const http = getHttpRpcClient(url, { maxResponseBodySize });
+  const http = getHttpRpcClient(url, { maxResponseBodySize: defaultMaxResponseBytes });
   return {
-    async send(body, timeoutMs, signal) {
+    async send(body, timeoutMs, opts = {}) {
+      const { signal } = opts;
       const data: unknown = await http.request({
         body: body.map((b) => ({ jsonrpc: '2.0' as const, ...b })),
         timeout: timeoutMs,
         ...(signal ? { fetchOptions: { signal } } : {}),
+        ...(opts.maxResponseBytes === undefined
+          ? {}
+          : { maxResponseBodySize: opts.maxResponseBytes }),
       });
       if (!Array.isArray(data)) throw new RpcMalformedResponseError('batch', 'not an array');
       return data;

@@ -6,7 +6,8 @@ type RpcErrorCode =
   | 'RPC_TRANSPORT'
   | 'RPC_HTTP'
   | 'RPC_MALFORMED_RESPONSE'
-  | 'RPC_RESPONSE';
+  | 'RPC_RESPONSE'
+  | 'RPC_TOO_LARGE';
 
 /**
  * Typed RPC failures. Messages never contain the node URL (it often embeds an API key) nor
@@ -52,6 +53,21 @@ export class RpcHttpError extends RpcError {
     });
     this.status = status;
     this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * A single call's answer is larger than the client accepts (or the node refused the request as
+ * too large): asking again gets the same answer, so it is final.
+ */
+export class RpcTooLargeError extends RpcError {
+  override name = 'RpcTooLargeError';
+  constructor(method: string) {
+    super(`RPC answer to ${method} is larger than the client accepts`, {
+      code: 'RPC_TOO_LARGE',
+      method,
+      retryable: false,
+    });
   }
 }
 

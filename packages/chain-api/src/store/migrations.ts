@@ -8,6 +8,8 @@ import { nftMigrations } from './nft/nft-migrations.js';
 import { pricingMigrations } from './pricing/pricing-migrations.js';
 import { deliveryMigrations } from './subscriptions/delivery-migrations.js';
 import { subscriptionMigrations } from './subscriptions/subscription-migrations.js';
+import { tokenTotalsMigrations } from './token-totals.js';
+import { walletOwnerMigrations } from './wallets/wallet-owner-migrations.js';
 import { walletsMigrations } from './wallets/wallets-migrations.js';
 
 /**
@@ -30,4 +32,8 @@ export const storeMigrations: readonly Migration[] = [
   ...deliveryMigrations,
   // Compute-unit quotas and usage, on the keys table.
   ...usageMigrations,
+  // Per-key owners of tracked wallets and the backfill queue's priority.
+  ...walletOwnerMigrations,
+  // Token supply and NFT holder totals kept by triggers; activity by wallet and token.
+  ...tokenTotalsMigrations,
 ];

@@ -13,10 +13,11 @@ export interface GateResult {
 /** First-request handling of wallets-mode chains. */
 export interface WalletGate {
   /**
-   * Tracks `wallet` on the wallets-mode chains among `chainIds` (marking it requested now) and
-   * waits up to the configured time for their backfills.
+   * Tracks `wallet` for `keyId` ('' = no key) on the wallets-mode chains among `chainIds`
+   * (marking it requested now; its backfill goes ahead of bulk-tracked ones) and waits up to the
+   * configured time for their backfills.
    */
-  ensure(wallet: string, chainIds: readonly number[]): Promise<GateResult>;
+  ensure(wallet: string, chainIds: readonly number[], keyId?: string): Promise<GateResult>;
 }
 
 const POLL_MS = 50;
@@ -91,12 +92,12 @@ export function createWalletGate(
     );
   };
 
-  const waitFor = (chainId: number, wallet: string): Promise<TrackedWallet[]> => {
-    const key = `${chainId}|${wallet}`;
+  const waitFor = (chainId: number, wallet: string, keyId: string): Promise<TrackedWallet[]> => {
+    const key = `${chainId}|${wallet}|${keyId}`;
     let p = waits.get(key);
     if (!p) {
       p = (async () => {
-        const rows = await trackWallets(db, chainId, [wallet]);
+        const rows = await trackWallets(db, chainId, [wallet], { keyId, priority: 'read' });
         if (rows[0]?.status === 'ready' || opts.waitMs <= 0) return rows;
         return new Promise<TrackedWallet[]>((resolve, reject) => {
           const set = waiting.get(chainId) ?? new Set<Waiter>();
@@ -111,11 +112,11 @@ export function createWalletGate(
   };
 
   return {
-    async ensure(wallet, chainIds) {
+    async ensure(wallet, chainIds, keyId = '') {
       const ids = chainIds.filter((id) => walletChains.has(id));
       if (ids.length === 0) return { warnings: [] };
       const rows = await Promise.all(
-        ids.map(async (id) => ({ id, row: (await waitFor(id, wallet))[0] })),
+        ids.map(async (id) => ({ id, row: (await waitFor(id, wallet, keyId))[0] })),
       );
       const pending = rows.filter((r) => r.row?.status !== 'ready').map((r) => r.id);
       const logsOnly = rows

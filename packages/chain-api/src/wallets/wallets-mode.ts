@@ -3,13 +3,14 @@ import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import type { DerivedBatch } from '../derive/index.js';
 import { lockCheckpoint } from '../store/checkpoints.js';
-import { resetTracked, setHandover, untrackWallets } from '../store/wallets/tracked-status.js';
+import { resetTracked, setHandover } from '../store/wallets/tracked-status.js';
 import {
   countTracked,
   deleteWalletData,
   listTracked,
   listUnready,
 } from '../store/wallets/tracked-store.js';
+import { evictBeyondCaps } from '../store/wallets/wallet-eviction.js';
 import { BackfillRunner, type BackfillStatus } from './backfill-runner.js';
 import type { BackfillDeps } from './backfill-wallet.js';
 import { filterBatch } from './filter-batch.js';
@@ -24,11 +25,14 @@ export interface WalletsStatus extends BackfillStatus {
   pool_bootstrap?: PoolBootstrapStatus;
   tracked: number;
   max_wallets: number;
+  max_wallets_per_key: number;
   ready: number;
   pending: number;
 }
 
 const EVICT_EVERY_MS = 5_000;
+/** Due backfill rows read per refresh (in order: reads first); the runner starts a few of them. */
+const KICK_ROWS = 1_000;
 
 /**
  * The head follower's side of wallets mode (run by the chain's leader): which wallets a batch
@@ -107,16 +111,22 @@ export class WalletsMode {
       this.counts = await countTracked(this.db, id);
       reload = true;
     }
+    let handed: string[] = [];
     await this.db.transaction(async (tx) => {
       if ((await lockCheckpoint(tx, id)) !== cp.block) return; // moved: next refresh
-      await setHandover(tx, id, cp.block);
+      handed = await setHandover(tx, id, cp.block);
     });
-    // Wallets only leave the set here (reset, eviction): between full reloads (every few
-    // seconds) the rows not yet ready are enough to grow it.
-    const rows = reload ? await listTracked(this.db, id) : await listUnready(this.db, id);
-    const handed = rows.filter((r) => r.handoverBlock !== null).map((r) => r.wallet);
-    this.tracked = new Set(reload ? handed : [...this.tracked, ...handed]);
-    this.runner.kick(rows.filter((r) => r.status !== 'ready'));
+    // Wallets only leave the set here (reset, eviction: a full reload every few seconds);
+    // between reloads it grows by the wallets just handed over. The runner only needs the
+    // next due rows (reads first), never all of a bulk-tracked queue on every batch.
+    if (reload) {
+      const rows = await listTracked(this.db, id);
+      this.tracked = new Set(rows.filter((r) => r.handoverBlock !== null).map((r) => r.wallet));
+      this.runner.kick(rows.filter((r) => r.status !== 'ready').slice(0, KICK_ROWS));
+    } else {
+      if (handed.length > 0) this.tracked = new Set([...this.tracked, ...handed]);
+      this.runner.kick(await listUnready(this.db, id, KICK_ROWS));
+    }
   }
 
   /** True when some wallet was reset. */
@@ -140,20 +150,22 @@ export class WalletsMode {
     });
   }
 
+  /**
+   * Per-key caps: a key's least recently requested wallets beyond its cap lose that key's
+   * tracking; a wallet no key tracks any more is dropped with its data. A key flooding the
+   * tracker only ever evicts its own wallets.
+   */
   private async evict(): Promise<void> {
     const id = this.chain.chainId;
     await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ wallet: string }>(
-        `select wallet from tracked_wallets where chain_id = $1
-          order by requested_at desc, wallet offset $2 for update`,
-        [id, this.opts.maxWallets],
-      );
-      if (rows.length === 0) return;
-      const wallets = rows.map((r) => r.wallet);
-      await untrackWallets(tx, id, wallets);
+      const wallets = await evictBeyondCaps(tx, id, {
+        perKey: this.opts.maxPerKey,
+        total: this.opts.maxWallets,
+      });
+      if (wallets.length === 0) return;
       await deleteWalletData(tx, id, wallets);
       this.runner.forget(wallets);
-      this.log.info({ evicted: wallets.length }, 'least recently requested wallets evicted');
+      this.log.info({ evicted: wallets.length }, 'wallets no key tracks any more evicted');
     });
   }
 
@@ -167,6 +179,7 @@ export class WalletsMode {
       mode: 'wallets',
       tracked: Object.values(c).reduce((a, b) => a + b, 0),
       max_wallets: this.opts.maxWallets,
+      max_wallets_per_key: this.opts.maxPerKey,
       ready: c.ready ?? 0,
       pending: (c.pending ?? 0) + (c.backfilling ?? 0) + (c.failed ?? 0),
       ...this.runner.status(),

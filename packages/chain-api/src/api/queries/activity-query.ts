@@ -28,7 +28,8 @@ const tokenJson = (alias: string) =>
 
 /**
  * One page of a wallet's feed, newest first: a single backwards range scan of
- * `activity_wallet_feed_idx` starting after `after`, with token metadata joined per row.
+ * `activity_wallet_feed_idx` starting after `after` (per token of `tokens`, of
+ * `activity_wallet_token_idx`), with token metadata joined per row.
  */
 export async function selectActivity(db: ReadDb, q: ActivityQuery): Promise<ActivityRow[]> {
   const params: unknown[] = [q.wallet, q.chainIds];
@@ -41,9 +42,11 @@ export async function selectActivity(db: ReadDb, q: ActivityQuery): Promise<Acti
     params.push(q.assetTypes);
     where.push(`a.asset_type = any($${params.length}::text[])`);
   }
+  let tokensParam = 0;
   if (q.tokens) {
     params.push(q.tokens);
-    where.push(`a.token_address = any($${params.length}::text[])`);
+    tokensParam = params.length;
+    where.push('a.token_address = tok.address');
   }
   if (q.after) {
     const [time, chainId, blockNumber, txIndex, logIndex, subIndex] = q.after;
@@ -54,6 +57,16 @@ export async function selectActivity(db: ReadDb, q: ActivityQuery): Promise<Acti
     );
   }
   params.push(q.limit);
+  const order =
+    'order by a.block_time desc, a.chain_id desc, a.block_number desc, a.tx_index desc, a.log_index desc, a.sub_index desc';
+  // With tokens: the newest rows of each token (a range scan of activity_wallet_token_idx
+  // each), merged; never the wallet's whole feed filtered down to a rare token.
+  const source = q.tokens
+    ? `(select x.* from (select distinct unnest($${tokensParam}::text[]) as address) tok
+          cross join lateral (select a.* from activity a where ${where.join(' and ')}
+                              ${order} limit $${params.length}) x) a`
+    : 'activity a';
+  const filter = q.tokens ? 'true' : where.join(' and ');
   const sql = `
     select a.chain_id, a.block_number::text as block_number,
            extract(epoch from a.block_time)::float8 as block_time,
@@ -61,14 +74,14 @@ export async function selectActivity(db: ReadDb, q: ActivityQuery): Promise<Acti
            a.from_address, a.to_address, a.value::text as value, a.token_id::text as token_id, a.extra,
            ${tokenJson('t')} as token, ${tokenJson('ft')} as from_token, ${tokenJson('tt')} as to_token,
            p.price_usd as current_price, p.pool_size
-      from activity a
+      from ${source}
       left join tokens t on t.chain_id = a.chain_id and t.address = a.token_address
       left join tokens ft on a.type = 'swap' and ft.chain_id = a.chain_id and ft.address = a.extra->>'from_token_address'
       left join tokens tt on a.type = 'swap' and tt.chain_id = a.chain_id and tt.address = a.extra->>'to_token_address'
       left join token_prices p on a.asset_type in ('native', 'erc20') and a.type <> 'swap'
         and p.chain_id = a.chain_id and p.token = coalesce(a.token_address, 'native')
-     where ${where.join(' and ')}
-     order by a.block_time desc, a.chain_id desc, a.block_number desc, a.tx_index desc, a.log_index desc, a.sub_index desc
+     where ${filter}
+     ${order}
      limit $${params.length}`;
   const { rows } = await preparedQuery<ActivityRow>(db, sql, params);
   return rows;

@@ -1,4 +1,19 @@
+import { storedMetadataLimits } from '../../nft/bound-metadata.js';
+import { metadataLimits } from '../../nft/normalize-metadata.js';
 import { preparedQuery, type ReadDb } from './prepared-query.js';
+
+/**
+ * The most one row may carry into an answer (characters; attributes as JSON bytes): what the
+ * NFT worker stores (src/nft/bound-metadata.ts) and, for an inline image or token URI, what
+ * an answer echoes (a longer `data:` URI is left out: the parsed fields are served instead).
+ */
+export const servedLimits = {
+  name: metadataLimits.name,
+  description: metadataLimits.description,
+  imageUrl: storedMetadataLimits.imageUrlChars,
+  uri: storedMetadataLimits.uriChars,
+  attributesBytes: storedMetadataLimits.documentBytes,
+} as const;
 
 /** Keyset position: the holdings primary key after the wallet (chain, contract, token id). */
 export type CollectibleKey = [chainId: number, contract: string, tokenId: string];
@@ -22,7 +37,10 @@ export interface CollectibleRow {
   token_name: string | null;
   description: string | null;
   image_url: string | null;
+  /** Null when the token has no URI, or it is not served (a long `data:` URI or its digest). */
   uri: string | null;
+  /** The token's URI is known (its metadata object is shown, with or without `uri`). */
+  has_uri: boolean;
   attributes: unknown;
   collection_name: string | null;
   symbol: string | null;
@@ -50,11 +68,20 @@ export async function selectCollectibles(
       `(h.chain_id, h.contract, h.token_id) > ($${n - 2}::int, $${n - 1}::text, $${n}::numeric)`,
     );
   }
+  const l = servedLimits;
   params.push(q.limit);
   const sql = `
     select h.chain_id, h.contract, h.token_id::text as token_id, h.standard, h.balance::text as balance,
            extract(epoch from h.last_acquired)::float8 as last_acquired,
-           m.name as token_name, m.description, m.image_url, m.uri, m.attributes,
+           -- Rows stored before documents were bounded are cut here, from the stored sizes
+           -- (octet_length and pg_column_size read no large value): no answer carries more.
+           left(m.name, ${l.name}) as token_name, left(m.description, ${l.description}) as description,
+           case when octet_length(m.image_url) > ${l.imageUrl} then null else m.image_url end as image_url,
+           case when substr(m.uri, 1, 5) not ilike 'data:' then m.uri
+                when octet_length(m.uri) > ${l.uri} or m.uri ~ ';sha256=[0-9a-f]{64},$' then null
+                else m.uri end as uri,
+           m.uri is not null as has_uri,
+           case when pg_column_size(m.attributes) > ${l.attributesBytes} then null else m.attributes end as attributes,
            coalesce(c.name, t.name) as collection_name, coalesce(c.symbol, t.symbol) as symbol,
            c.spam_score, c.is_spam, c.spam_explanations,
            (select s.price::text from nft_sales s

@@ -33,7 +33,7 @@ export async function tokenStandard(
 }
 
 // Per NFT holder: first receipt and whether it ever sent from the collection, from the holder's
-// feed (activity_wallet_feed_idx by wallet; ERC20 keeps these facts in erc20_balances). NFTs fall back to the current holding's acquisition time when the feed has no receipt.
+// activity in the collection (activity_wallet_token_idx; ERC20 keeps these facts in erc20_balances). NFTs fall back to the current holding's acquisition time when the feed has no receipt.
 const holderFacts = (fallback: string) => `
   coalesce((select extract(epoch from min(a.block_time))::float8 from activity a
     where a.wallet = h.wallet and a.chain_id = $1 and a.token_address = $2
@@ -67,24 +67,26 @@ export async function selectErc20Holders(db: ReadDb, q: HoldersQuery): Promise<H
 
 /**
  * One page of an NFT collection's holders by number of items held (ERC721 tokens, or the sum of
- * ERC1155 balances), largest first. The ranking aggregates the collection's holdings per wallet.
+ * ERC1155 balances), largest first: a range scan of `nft_holder_totals` (kept by triggers on
+ * nft_holdings, src/store/token-totals.ts) after the cursor; only the page's holders are looked
+ * up in `nft_holdings` for their acquisition time.
  */
 export async function selectNftHolders(db: ReadDb, q: HoldersQuery): Promise<HolderRow[]> {
   const params: unknown[] = [q.chainId, q.token, q.limit];
   let keyset = '';
   if (q.after) {
     params.push(q.after[0], q.after[1]);
-    keyset =
-      'having sum(n.balance) <= $4::numeric and (sum(n.balance) < $4::numeric or n.wallet > $5)';
+    keyset = 'and t.amount <= $4::numeric and (t.amount < $4::numeric or t.wallet > $5)';
   }
   const sql = `
     select h.wallet, h.balance, ${holderFacts('h.held_since')}
-      from (select n.wallet, sum(n.balance) as amount, sum(n.balance)::text as balance,
-                   extract(epoch from min(n.last_acquired))::float8 as held_since
-              from nft_holdings n
-             where n.chain_id = $1 and n.contract = $2 and n.balance > 0
-             group by n.wallet ${keyset}
-             order by amount desc, n.wallet limit $3) h
+      from (select t.wallet, t.amount, t.amount::text as balance,
+                   (select extract(epoch from min(n.last_acquired))::float8 from nft_holdings n
+                     where n.chain_id = $1 and n.contract = $2 and n.wallet = t.wallet
+                       and n.balance > 0) as held_since
+              from nft_holder_totals t
+             where t.chain_id = $1 and t.contract = $2 and t.amount > 0 ${keyset}
+             order by t.amount desc, t.wallet limit $3) h
      order by h.amount desc, h.wallet`;
   const { rows } = await preparedQuery<HolderRow & { first_time: number | null }>(db, sql, params);
   return rows.map(({ first_time, ...row }) => ({ ...row, first_acquired: first_time }));

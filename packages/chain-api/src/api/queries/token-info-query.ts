@@ -10,7 +10,7 @@ export interface TokenInfoRow extends BalanceRow {
 /**
  * A token's stored metadata and current price, shaped as a zero balance row (so the balances'
  * shaping applies), or undefined when the store never saw the token. `withSupply` adds the sum
- * of all holders' balances: a range scan of erc20_balances_holders_idx over the token.
+ * of all holders' balances, read from `token_supply` (no scan of the holders).
  *
  * @example
  * await selectTokenInfo(db, 1, '0xa0b8…', true) // { symbol: 'USDC', total_supply: '…', … }
@@ -22,9 +22,10 @@ export async function selectTokenInfo(
   withSupply: boolean,
 ): Promise<TokenInfoRow | undefined> {
   const native = token === 'native';
+  // Kept by triggers on erc20_balances (src/store/token-totals.ts): one primary-key lookup.
   const supply = withSupply
-    ? `(select coalesce(sum(b.amount), 0)::text from erc20_balances b
-         where b.chain_id = k.chain_id and b.token = k.address and b.amount > 0)`
+    ? `coalesce((select s.supply::text from token_supply s
+                  where s.chain_id = k.chain_id and s.token = k.address), '0')`
     : 'null::text';
   const { rows } = await preparedQuery<TokenInfoRow & { known: boolean }>(
     db,

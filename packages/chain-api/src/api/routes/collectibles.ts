@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../../chains/chain-config.js';
+import { servedTokenUri } from '../../nft/bound-metadata.js';
 import { setIfPresent, utcIso } from '../../shape/format.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
@@ -8,17 +9,14 @@ import { walletAddressParam } from '../params/address-params.js';
 import { booleanParam } from '../params/choice-params.js';
 import { limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
-import {
-  type CollectibleKey,
-  type CollectibleRow,
-  selectCollectibles,
-} from '../queries/collectibles-query.js';
+import type { CollectibleKey, CollectibleRow } from '../queries/collectibles-query.js';
 import { chainsNotReady } from '../readiness.js';
 import { collectionDep, spamDep, walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { collectiblesResponseSchema } from '../schemas/collectible-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
 import { walletBackfillGate } from '../wallet-backfill.js';
+import { type CollectiblesPage, loadCollectiblesPage } from './collectibles-page.js';
 
 const pathParams = defineParams({ address: walletAddressParam });
 const queryParams = defineParams({
@@ -64,10 +62,12 @@ export function shapeCollectible(
   setIfPresent(entry, 'description', row.description);
   setIfPresent(entry, 'image_url', row.image_url);
   setIfPresent(entry, 'last_sale_price', row.last_sale_price);
-  if (row.uri !== null) {
-    const metadata: Record<string, unknown> = { uri: row.uri };
+  if (row.has_uri) {
+    // A long `data:` URI is the document itself: its parsed fields are served, not the URI.
+    const metadata: Record<string, unknown> = {};
+    setIfPresent(metadata, 'uri', servedTokenUri(row.uri));
     setIfPresent(metadata, 'attributes', attributesOf(row.attributes));
-    entry.metadata = metadata;
+    if (Object.keys(metadata).length > 0) entry.metadata = metadata;
   }
   entry.balance = row.balance;
   entry.last_acquired = utcIso(row.last_acquired);
@@ -90,7 +90,7 @@ export function collectiblesRoute(ctx: ApiContext) {
           tags: ['collectibles'],
           summary: 'NFTs (ERC721 and ERC1155) held by a wallet',
           description:
-            'Current holdings with metadata, last sale price and spam verdicts; spam is hidden unless `filter_spam=false`. Ordered by chain, contract and token id; paginated with `next_offset`. Errors are JSON `{error}`.',
+            'Current holdings with metadata, last sale price and spam verdicts; spam is hidden unless `filter_spam=false`. Ordered by chain, contract and token id; paginated with `next_offset`. A page ends early (with `next_offset`) once its entries reach 16 MiB; a `data:` token URI over 8 KiB and inline images over 8 KiB are left out (the parsed fields are served). Errors are JSON `{error}`.',
           operationId: 'getEvmCollectibles',
           params: pathParams.schema,
           querystring: queryParams.schema,
@@ -137,35 +137,26 @@ export function collectiblesRoute(ctx: ApiContext) {
             ],
           },
           {
-            load: async () =>
-              chains.length === 0
-                ? []
-                : await selectCollectibles(ctx.db, {
-                    wallet: address,
-                    chainIds,
-                    hideSpam: query.filter_spam,
-                    after,
-                    limit: query.limit + 1,
-                  }),
-            deps: (rows) => rows.map((row) => collectionDep(row.chain_id, row.contract)),
-            render: (rows, times) => {
-              const page = rows.slice(0, query.limit);
+            load: async (): Promise<CollectiblesPage> => {
+              if (chains.length === 0) return { entries: [], collections: [], next: undefined };
               const byId = new Map(chains.map((c) => [c.chainId, c]));
-              const body: Record<string, unknown> = {
-                address,
-                entries: page.map((row) =>
-                  shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
-                ),
-              };
+              return loadCollectiblesPage(
+                ctx.db,
+                {
+                  wallet: address,
+                  chainIds,
+                  hideSpam: query.filter_spam,
+                  after,
+                  limit: query.limit,
+                },
+                (row) => shapeCollectible(row, byId.get(row.chain_id)!, query.show_spam_scores),
+              );
+            },
+            deps: (page) => page.collections.map((c) => collectionDep(c.chain_id, c.contract)),
+            render: (page, times) => {
+              const body: Record<string, unknown> = { address, entries: page.entries };
               if (warnings.length > 0) body.warnings = warnings;
-              const last = page.at(-1);
-              if (rows.length > query.limit && last) {
-                body.next_offset = ctx.cursors.encode(scope, [
-                  last.chain_id,
-                  last.contract,
-                  last.token_id,
-                ]);
-              }
+              if (page.next) body.next_offset = ctx.cursors.encode(scope, page.next);
               return { ...body, ...times };
             },
           },

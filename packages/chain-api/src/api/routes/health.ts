@@ -112,6 +112,7 @@ const healthSchema = {
               mode: { type: 'string' },
               tracked: { type: 'integer' },
               max_wallets: { type: 'integer' },
+              max_wallets_per_key: { type: 'integer' },
               ready: { type: 'integer' },
               pending: { type: 'integer' },
               discovery: { type: 'string' },

@@ -6,6 +6,8 @@ import { invalidParameter } from '../errors.js';
 
 /** Addresses per pre-track call at most. */
 export const MAX_TRACK = 10_000;
+/** Chain ids per pre-track call at most. */
+const MAX_CHAIN_IDS = 1_000;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const bodySchema = {
@@ -13,7 +15,7 @@ const bodySchema = {
   required: ['addresses'],
   properties: {
     addresses: { type: 'array', items: { type: 'string' }, maxItems: MAX_TRACK },
-    chain_ids: { type: 'array', items: { type: 'integer' } },
+    chain_ids: { type: 'array', items: { type: 'integer' }, maxItems: MAX_CHAIN_IDS },
   },
 };
 const responseSchema = {
@@ -53,6 +55,7 @@ export function parseTrackRequest(
   if (b.chain_ids !== undefined) {
     if (
       !Array.isArray(b.chain_ids) ||
+      b.chain_ids.length > MAX_CHAIN_IDS ||
       b.chain_ids.some((id) => !modeChains.includes(id as number))
     ) {
       throw invalidParameter(
@@ -75,7 +78,7 @@ export function walletsTrackRoute(ctx: ApiContext & { chains: readonly ChainConf
         schema: {
           tags: ['wallets'],
           summary: 'Pre-track wallets (wallets-mode chains)',
-          description: `Starts tracking up to ${MAX_TRACK} wallets on the chains served in wallets mode (all, or \`chain_ids\`): their history is backfilled in the background, so first requests answer at once. Sluice extension, not in the peer API.`,
+          description: `Starts tracking up to ${MAX_TRACK} wallets on the chains served in wallets mode (all, or \`chain_ids\`): their history is backfilled in the background, after the wallets reads wait for, so first requests answer at once. Each key tracks at most WALLETS_MAX_PER_KEY wallets per chain; its least recently requested beyond are dropped (never another key's). Sluice extension, not in the peer API.`,
           operationId: 'trackWallets',
           body: bodySchema,
           response: { 202: responseSchema },
@@ -83,7 +86,9 @@ export function walletsTrackRoute(ctx: ApiContext & { chains: readonly ChainConf
       },
       async (request, reply) => {
         const { wallets, chainIds } = parseTrackRequest(request.body, ctx.chains);
-        for (const id of chainIds) await trackWallets(ctx.writeDb, id, wallets);
+        const keyId = request.apiKey?.id ?? '';
+        for (const id of chainIds)
+          await trackWallets(ctx.writeDb, id, wallets, { keyId, priority: 'bulk' });
         return reply.code(202).send({ tracked: wallets.length, chain_ids: chainIds });
       },
     );

@@ -24,6 +24,8 @@ export interface ClaimedToken {
   refreshBlock: string | null;
   /** Someone holds the token now (false: burned, or every ERC1155 unit gone). */
   held: boolean;
+  /** Reads put back since the last success because the node did not answer. */
+  deferrals: number;
 }
 
 interface ClaimRow {
@@ -36,10 +38,11 @@ interface ClaimRow {
   attempts: number;
   refresh_block: string | null;
   held: boolean;
+  deferrals: number;
 }
 
 const claimedColumns = `m.chain_id, m.contract, m.token_id::text as token_id, m.standard, m.uri,
-  m.status, m.attempts, m.refresh_block::text as refresh_block,
+  m.status, m.attempts, m.refresh_block::text as refresh_block, m.deferrals,
   exists (select 1 from nft_holdings h where h.chain_id = m.chain_id
              and h.contract = m.contract and h.token_id = m.token_id) as held`;
 
@@ -54,6 +57,7 @@ function toClaimed(row: ClaimRow): ClaimedToken {
     attempts: row.attempts,
     refreshBlock: row.refresh_block,
     held: row.held,
+    deferrals: row.deferrals,
   };
 }
 
@@ -159,18 +163,23 @@ export async function claimSamples(
 const sameRow = `chain_id = $1 and contract = $2 and token_id = $3::numeric
   and refresh_block is not distinct from $4::bigint`;
 
-/** Stores a fetched document; `recheckMs` from now the URI is read again. False if re-queued meanwhile. */
+/**
+ * Stores a fetched document (already bounded; `limited` says what was cut, null: nothing);
+ * `recheckMs` from now the URI is read again. False if re-queued meanwhile.
+ */
 export async function saveSuccess(
   db: Queryable,
   token: ClaimedToken,
   uri: string,
   meta: StoredMetadata,
   recheckMs: number,
+  limited: string | null = null,
 ): Promise<boolean> {
   const result = await db.query(
     `update nft_metadata
         set uri = $5, name = $6, description = $7, image_url = $8, attributes = $9::jsonb,
-            status = 'ok', attempts = 0, last_error = null, fetched_at = now(),
+            limited = $11, status = 'ok', attempts = 0, deferrals = 0, last_error = null,
+            fetched_at = now(),
             next_attempt = now() + make_interval(secs => $10::double precision / 1000)
       where ${sameRow}`,
     [
@@ -184,6 +193,7 @@ export async function saveSuccess(
       meta.imageUrl,
       JSON.stringify(meta.attributes),
       recheckMs,
+      limited,
     ],
   );
   return result.rowCount > 0;
@@ -217,7 +227,8 @@ export async function saveFailure(
 ): Promise<void> {
   await db.query(
     `update nft_metadata
-        set status = 'failed', attempts = attempts + 1, last_error = $5, uri = coalesce($6, uri),
+        set status = 'failed', attempts = attempts + 1, deferrals = 0, last_error = $5,
+            uri = coalesce($6, uri),
             next_attempt = now() + make_interval(secs => $7::double precision / 1000)
       where ${sameRow}`,
     [
@@ -232,14 +243,18 @@ export async function saveFailure(
   );
 }
 
-/** The node was unreachable: try again after `delayMs`, without counting it against the token. */
+/**
+ * The node was unreachable: try again after `delayMs`, without counting it as an attempt (but
+ * as a deferral: the worker treats a token deferred too often as failing).
+ */
 export async function saveRetryLater(
   db: Queryable,
   token: ClaimedToken,
   delayMs: number,
 ): Promise<void> {
   await db.query(
-    `update nft_metadata set next_attempt = now() + make_interval(secs => $5::double precision / 1000)
+    `update nft_metadata set deferrals = deferrals + 1,
+            next_attempt = now() + make_interval(secs => $5::double precision / 1000)
       where ${sameRow}`,
     [token.chainId, token.contract, token.tokenId.toString(), token.refreshBlock, delayMs],
   );

@@ -1,4 +1,5 @@
 import type { Migration } from '@sluice/db';
+import { metadataLimitMigrations } from './metadata-limit-migrations.js';
 
 /**
  * Tables only the NFT worker writes; run after the indexer's `chainMigrations` (they index its
@@ -73,4 +74,8 @@ export const nftMigrations: Migration[] = [
   { id: 'nft-002-unseen-collections', sql: unseen },
   { id: 'nft-003-cursors', sql: cursors },
   { id: 'nft-004-discovery', sql: discovery },
+  // Last of this list (not of the store's): the worker, which callers migrate with this list
+  // alone after chainMigrations, reads these columns. Stores apply migrations by id, so an
+  // existing store gets it on its next start.
+  ...metadataLimitMigrations,
 ];

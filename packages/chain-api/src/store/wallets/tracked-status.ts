@@ -59,13 +59,22 @@ export async function markReady(
   );
 }
 
-/** Hands every waiting wallet over at `block`: the follower keeps their rows above it. */
-export async function setHandover(tx: Queryable, chainId: number, block: bigint): Promise<void> {
-  await tx.query(
+/**
+ * Hands every waiting wallet over at `block`: the follower keeps their rows above it. Returns
+ * the wallets handed over.
+ */
+export async function setHandover(
+  tx: Queryable,
+  chainId: number,
+  block: bigint,
+): Promise<string[]> {
+  const { rows } = await tx.query<{ wallet: string }>(
     `update tracked_wallets set handover_block = $2
-      where chain_id = $1 and status <> 'ready' and handover_block is null`,
+      where chain_id = $1 and status <> 'ready' and handover_block is null
+      returning wallet`,
     [chainId, block.toString()],
   );
+  return rows.map((r) => r.wallet);
 }
 
 /** Puts wallets back to pending (a new generation): their backfill runs again. */
@@ -80,16 +89,4 @@ export async function resetTracked(
       where chain_id = $1 and wallet = any($2::text[])`,
     [chainId, wallets],
   );
-}
-
-/** Stops tracking wallets (their rows are deleted separately). */
-export async function untrackWallets(
-  tx: Queryable,
-  chainId: number,
-  wallets: readonly string[],
-): Promise<void> {
-  await tx.query('delete from tracked_wallets where chain_id = $1 and wallet = any($2::text[])', [
-    chainId,
-    wallets,
-  ]);
 }

@@ -37,29 +37,53 @@ const toTracked = (r: Row): TrackedWallet => ({
 const COLUMNS =
   'wallet, status, handover_block::text as handover_block, generation, discovery, warning, error, attempts';
 
+/** Who asks for tracking, and how urgently. */
+export interface TrackOptions {
+  /** The API key asking ('' = the operator: CLI, or an API without keys). Default ''. */
+  keyId?: string;
+  /** `read`: an answer waits for the backfill (queued first); `bulk`: pre-tracking. Default `read`. */
+  priority?: 'read' | 'bulk';
+}
+
 /**
- * Starts tracking `wallets` on a chain (no-op for tracked ones) and marks them requested now
- * (least-recently-requested eviction). Returns their rows.
+ * Starts tracking `wallets` on a chain for a key (no-op for tracked ones) and marks them
+ * requested now by that key (per-key least-recently-requested eviction). A read moves a wallet
+ * queued by bulk tracking ahead. Returns their rows, one per distinct wallet.
  *
  * @example
- * const [w] = await trackWallets(db, 1, ['0xabc…']); // w.status === 'pending'
+ * const [w] = await trackWallets(db, 1, ['0xabc…'], { keyId: 'k1' }); // w.status === 'pending'
  */
 export async function trackWallets(
   db: Queryable,
   chainId: number,
   wallets: readonly string[],
+  opts: TrackOptions = {},
 ): Promise<TrackedWallet[]> {
   if (wallets.length === 0) return [];
+  const unique = [...new Set(wallets)];
+  const priority = opts.priority === 'bulk' ? 1 : 0;
+  // One statement: the owner row and the tracking row appear together (eviction deletes a
+  // tracking row only when no owner row is left).
   const { rows } = await db.query<Row>(
-    `insert into tracked_wallets (chain_id, wallet)
-     select $1, w from unnest($2::text[]) as w
-     on conflict (chain_id, wallet) do update set requested_at = now()
+    `with w as (select unnest($2::text[]) as wallet),
+     owners as (
+       insert into tracked_wallet_owners (chain_id, key_id, wallet)
+       select $1, $3, wallet from w
+       on conflict (chain_id, key_id, wallet) do update set requested_at = now()
+         where tracked_wallet_owners.requested_at < now() - interval '1 second'
+     )
+     insert into tracked_wallets (chain_id, wallet, priority)
+     select $1, wallet, $4 from w
+     on conflict (chain_id, wallet) do update
+       set requested_at = now(), priority = least(tracked_wallets.priority, excluded.priority)
        where tracked_wallets.requested_at < now() - interval '1 second'
+          or tracked_wallets.priority > excluded.priority
      returning ${COLUMNS}`,
-    [chainId, [...new Set(wallets)]],
+    [chainId, unique, opts.keyId ?? '', priority],
   );
   // Rows not updated (requested within the last second) are not returned: read them.
-  const missing = wallets.filter((w) => !rows.some((r) => r.wallet === w));
+  const returned = new Set(rows.map((r) => r.wallet));
+  const missing = unique.filter((w) => !returned.has(w));
   if (missing.length > 0) rows.push(...(await selectTracked(db, chainId, missing)));
   return rows.map(toTracked);
 }
@@ -87,29 +111,35 @@ export async function readTracked(
 }
 
 /**
- * Every tracked wallet of a chain.
+ * Every tracked wallet of a chain, in backfill order (see `listUnready`).
  *
  * @example
  * const all = await listTracked(db, 1);
  */
 export async function listTracked(db: Queryable, chainId: number): Promise<TrackedWallet[]> {
   const { rows } = await db.query<Row>(
-    `select ${COLUMNS} from tracked_wallets where chain_id = $1`,
+    `select ${COLUMNS} from tracked_wallets where chain_id = $1 order by priority, created_at, wallet`,
     [chainId],
   );
   return rows.map(toTracked);
 }
 
 /**
- * Tracked wallets of a chain not yet ready (to hand over or backfill).
+ * The first `limit` tracked wallets of a chain not yet ready, in backfill order: wallets a read
+ * waits for first, then bulk-tracked ones, each oldest first.
  *
  * @example
- * const todo = await listUnready(db, 1);
+ * const next = await listUnready(db, 1, 100);
  */
-export async function listUnready(db: Queryable, chainId: number): Promise<TrackedWallet[]> {
+export async function listUnready(
+  db: Queryable,
+  chainId: number,
+  limit = 1_000,
+): Promise<TrackedWallet[]> {
   const { rows } = await db.query<Row>(
-    `select ${COLUMNS} from tracked_wallets where chain_id = $1 and status <> 'ready'`,
-    [chainId],
+    `select ${COLUMNS} from tracked_wallets where chain_id = $1 and status <> 'ready'
+      order by priority, created_at, wallet limit $2`,
+    [chainId, limit],
   );
   return rows.map(toTracked);
 }
@@ -150,15 +180,19 @@ export async function deleteWalletData(
   await tx.query('delete from erc20_balances where chain_id = $1 and wallet = any($2::text[])', p);
   await tx.query('delete from native_balances where chain_id = $1 and wallet = any($2::text[])', p);
   await tx.query('delete from nft_holdings where chain_id = $1 and wallet = any($2::text[])', p);
-  // A transaction stays while another tracked wallet is its sender or recipient.
-  const others = `(select o.wallet from tracked_wallets o
-                    where o.chain_id = $1 and o.wallet <> all($2::text[]))`;
+  // A transaction stays while another tracked wallet is its sender or recipient. The wallets
+  // are a hashed set (a per-row `<> all(array)` was quadratic: 90,000 evicted wallets took hours).
   const { rows } = await tx.query<{ block_number: string; tx_index: number }>(
-    `delete from transactions t
+    `with gone as materialized (select distinct unnest($2::text[]) as w),
+     others as materialized (
+       select o.wallet from tracked_wallets o
+        where o.chain_id = $1 and not exists (select 1 from gone g where g.w = o.wallet)
+     )
+     delete from transactions t
       where t.chain_id = $1
         and (t.from_address = any($2::text[]) or t.to_address = any($2::text[]))
-        and t.from_address not in ${others}
-        and (t.to_address is null or t.to_address not in ${others})
+        and not exists (select 1 from others x where x.wallet = t.from_address)
+        and (t.to_address is null or not exists (select 1 from others x where x.wallet = t.to_address))
       returning t.block_number::text as block_number, t.tx_index`,
     p,
   );
