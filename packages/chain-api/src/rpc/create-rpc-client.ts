@@ -1,12 +1,14 @@
 import type { Logger } from 'pino';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
 import { backoffDelay, sleep } from './backoff.js';
+import { BatchSizer } from './batch-sizer.js';
 import { createNodeTransport, type NodeTransport } from './node-transport.js';
 import {
   RpcError,
   RpcHttpError,
   RpcMalformedResponseError,
   RpcResponseError,
+  RpcTimeoutError,
   RpcTransportError,
   redactUrl,
 } from './rpc-errors.js';
@@ -26,7 +28,11 @@ export interface RpcClientOptions {
   log?: Logger;
   /** Per HTTP request / ws call, ms (default 20 s). */
   timeoutMs?: number;
-  /** Calls per HTTP batch (default 50). Halved automatically on 413 / oversized answers. */
+  /**
+   * Most calls per HTTP batch (default 50). Per method, a batch that times out or is too large
+   * is split in halves, and the size follows the node's answer times (target: a quarter of the
+   * timeout).
+   */
   batchSize?: number;
   /** Upper bound of concurrent HTTP requests (default 8); adapts down on throttling. */
   maxConcurrency?: number;
@@ -53,8 +59,15 @@ export interface RpcHealth {
 export interface RpcClient {
   /** Redacted URL, safe for logs. */
   readonly label: string;
-  /** One call, retried per the client's policy. */
-  request<T>(method: string, params: unknown[], opts?: { validate?: ResultValidator }): Promise<T>;
+  /**
+   * One call, retried per the client's policy (`maxAttempts` lowers the client's limit of
+   * attempts for transient failures, e.g. for a probe that must not wait forever).
+   */
+  request<T>(
+    method: string,
+    params: unknown[],
+    opts?: { validate?: ResultValidator; maxAttempts?: number },
+  ): Promise<T>;
   /** Many calls in JSON-RPC batches (chunked, concurrent, retried per item); results in call order. */
   batch<T>(calls: readonly RpcCall[], opts?: { validate?: ResultValidator }): Promise<T[]>;
   health(): RpcHealth;
@@ -85,7 +98,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const maxInvalid = options.maxInvalidAttempts ?? 8;
   const base = options.backoffBaseMs ?? 200;
   const limiter = new AdaptiveLimiter(1, options.maxConcurrency ?? 8);
-  let batchSize = Math.max(1, options.batchSize ?? 50);
+  const sizer = new BatchSizer(Math.max(1, options.batchSize ?? 50), Math.max(1, timeout / 4));
   let nextId = 1;
   const health: RpcHealth = {
     ok: true,
@@ -111,6 +124,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   async function sendChunk(
     calls: readonly RpcCall[],
     validate?: ResultValidator,
+    attemptsLimit = maxAttempts,
   ): Promise<unknown[]> {
     const results = new Array<unknown>(calls.length);
     let pending = calls.map((_, i) => i);
@@ -126,10 +140,16 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         return { id, method: call.method, params: call.params };
       });
       const method = body.length === 1 ? (body[0]?.method ?? 'batch') : 'batch';
+      const sizeKey = body[0]?.method ?? 'batch';
       let failure: RpcError | undefined;
       let retryAfterMs = 0;
       try {
-        const responses = await limiter.run(() => send(body));
+        const responses = await limiter.run(async () => {
+          const t0 = performance.now();
+          const answer = await send(body);
+          sizer.answered(sizeKey, body.length, performance.now() - t0);
+          return answer;
+        });
         const byIndex = new Map<number, RawResponse>();
         for (const r of responses) {
           if (typeof r !== 'object' || r === null) continue;
@@ -178,12 +198,20 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       } catch (error) {
         const err = toRpcError(error, method);
         if (!err.retryable) throw err;
-        if (err instanceof RpcHttpError) {
-          if (err.status === 413 && batchSize > 1)
-            batchSize = Math.max(1, Math.floor(batchSize / 2));
-          if (err.retryAfter !== undefined) retryAfterMs = Math.min(60_000, err.retryAfter * 1000);
+        const tooBig =
+          err instanceof RpcTimeoutError || (err instanceof RpcHttpError && err.status === 413);
+        if (tooBig) sizer.failed(sizeKey, pending.length);
+        if (err instanceof RpcHttpError && err.retryAfter !== undefined) {
+          retryAfterMs = Math.min(60_000, err.retryAfter * 1000);
         }
         failure = err;
+        if (tooBig && pending.length > 1) {
+          // Split rather than send the whole batch again: each half is retried on its own.
+          noteFailure(err);
+          limiter.failure();
+          await splitInHalves(calls, pending, results, validate, attemptsLimit);
+          pending = [];
+        }
       }
       if (pending.length === 0) break;
       if (failure) {
@@ -191,7 +219,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         limiter.failure();
       }
       attempt++;
-      if (attempt >= maxAttempts) throw failure ?? new RpcTransportError(method, 'gave up');
+      if (attempt >= attemptsLimit) throw failure ?? new RpcTransportError(method, 'gave up');
       const delay = Math.max(retryAfterMs, backoffDelay(attempt - 1, base));
       options.log?.warn(
         {
@@ -211,16 +239,52 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     return results;
   }
 
+  /** Sends the calls `pending` names as two batches, filling `results`. */
+  async function splitInHalves(
+    calls: readonly RpcCall[],
+    pending: readonly number[],
+    results: unknown[],
+    validate: ResultValidator | undefined,
+    attemptsLimit: number,
+  ): Promise<void> {
+    options.log?.warn(
+      { rpc: label, method: calls[pending[0] as number]?.method, calls: pending.length },
+      'rpc batch timed out or too large: splitting it',
+    );
+    const half = Math.ceil(pending.length / 2);
+    const parts = [pending.slice(0, half), pending.slice(half)];
+    const answers = await Promise.all(
+      parts.map((idx) =>
+        sendChunk(
+          idx.map((i) => calls[i] as RpcCall),
+          validate,
+          attemptsLimit,
+        ),
+      ),
+    );
+    parts.forEach((idx, p) => {
+      idx.forEach((i, k) => {
+        results[i] = answers[p]?.[k];
+      });
+    });
+  }
+
   return {
     label,
-    async request<T>(method: string, params: unknown[], opts?: { validate?: ResultValidator }) {
-      const [result] = await sendChunk([{ method, params }], opts?.validate);
+    async request<T>(
+      method: string,
+      params: unknown[],
+      opts?: { validate?: ResultValidator; maxAttempts?: number },
+    ) {
+      const limit = Math.min(maxAttempts, opts?.maxAttempts ?? maxAttempts);
+      const [result] = await sendChunk([{ method, params }], opts?.validate, limit);
       return result as T;
     },
     async batch<T>(calls: readonly RpcCall[], opts?: { validate?: ResultValidator }) {
       if (calls.length === 0) return [];
       const chunks: RpcCall[][] = [];
-      for (let i = 0; i < calls.length; i += batchSize) chunks.push(calls.slice(i, i + batchSize));
+      const size = sizer.size(calls[0]?.method ?? 'batch');
+      for (let i = 0; i < calls.length; i += size) chunks.push(calls.slice(i, i + size));
       const parts = await Promise.all(chunks.map((c) => sendChunk(c, opts?.validate)));
       return parts.flat() as T[];
     },
@@ -246,7 +310,7 @@ function toRpcError(error: unknown, method: string): RpcError {
   };
   if (e.name === 'AbortError')
     return new RpcError('aborted', { code: 'RPC_ABORTED', method, retryable: false });
-  if (e.name === 'TimeoutError') return new RpcTransportError(method, `timed out`);
+  if (e.name === 'TimeoutError') return new RpcTimeoutError(method);
   if (e.name === 'ResponseBodyTooLargeError') return new RpcHttpError(method, 413);
   if (typeof e.status === 'number') {
     const ra = e.headers?.get?.('retry-after');

@@ -28,6 +28,7 @@ export {
   RpcHttpError,
   RpcMalformedResponseError,
   RpcResponseError,
+  RpcTimeoutError,
   RpcTransportError,
   redactUrl,
 } from './rpc-errors.js';
