@@ -11,7 +11,7 @@
  * the chain's ERC20 Transfer events (what Ponder's app indexes; Sluice derives more from them).
  *
  *   npm run bench:index -w @sluice/chain-api -- [--events 100000[,1000000,...]] [--skip-ponder]
- *     [--skip-bare] [--skip-sluice] [--ponder-pglite]
+ *     [--skip-bare] [--skip-sluice] [--ponder-pglite] [--cpu-prof <dir>]
  *
  * Environment: TEST_DATABASE_URL (the server the runs' databases are created on),
  * SLUICE_BENCH_CACHE (where built histories are kept; default bench/.cache).
@@ -21,13 +21,8 @@ import pg from 'pg';
 import { runBarePipeline } from './bare-pipeline.js';
 import { freshDatabase } from './bench-database.js';
 import { openHistory } from './realistic-history.js';
-import {
-  installPonder,
-  type PonderRun,
-  ponderUnavailable,
-  runPonder,
-} from './run-ponder.js';
-import { type IndexRun, ensureBuilt, runSluiceCli } from './run-sluice-cli.js';
+import { installPonder, type PonderRun, ponderUnavailable, runPonder } from './run-ponder.js';
+import { ensureBuilt, type IndexRun, runSluiceCli } from './run-sluice-cli.js';
 
 const CHAIN_ID = 31337;
 const argOf = (name: string) => {
@@ -37,7 +32,8 @@ const argOf = (name: string) => {
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const sizes = (argOf('events') ?? '100000').split(',').map((s) => {
   const n = Number(s.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < 1000) throw new Error(`--events: expected integers >= 1000, got ${s}`);
+  if (!Number.isInteger(n) || n < 1000)
+    throw new Error(`--events: expected integers >= 1000, got ${s}`);
   return n;
 });
 
@@ -72,6 +68,8 @@ for (const events of sizes) {
         head: manifest.head,
         cumulative: manifest.cumulative,
         adminUrl,
+        // --cpu-prof <dir>: a V8 CPU profile of the indexer process (written when it stops).
+        nodeArgs: argOf('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${argOf('cpu-prof')}`] : [],
       });
       console.log(
         `sluice: ${sluice.seconds.toFixed(1)} s, first batch after ${sluice.startupSeconds.toFixed(1)} s, ` +
@@ -89,7 +87,8 @@ for (const events of sizes) {
         const t0 = performance.now();
         const copied = await runBarePipeline(pool, anvil.rpcUrl, manifest.head, 'bare_transfers');
         bareSeconds = (performance.now() - t0) / 1000;
-        if (copied !== n) throw new Error(`bare pipeline copied ${copied} transfers, expected ${n}`);
+        if (copied !== n)
+          throw new Error(`bare pipeline copied ${copied} transfers, expected ${n}`);
         console.log(`bare: ${bareSeconds.toFixed(1)} s`);
       } finally {
         await pool.end();
@@ -127,7 +126,9 @@ for (const events of sizes) {
     );
   }
   if (bareSeconds && bRate) {
-    console.log(`| bare getLogs+COPY -> PostgreSQL | ${bareSeconds.toFixed(1)} | ${num(bRate)} | | | | | | |`);
+    console.log(
+      `| bare getLogs+COPY -> PostgreSQL | ${bareSeconds.toFixed(1)} | ${num(bRate)} | | | | | | |`,
+    );
   }
   if (ponder && pRate) {
     const db = ponder.dbBytes;

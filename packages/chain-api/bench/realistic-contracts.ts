@@ -94,6 +94,7 @@ export async function compileBenchContracts(): Promise<{ token: Hex; hub: Hex }>
   };
   const fatal = out.errors?.filter((e) => e.severity === 'error') ?? [];
   if (fatal.length) throw new Error(fatal.map((e) => e.formattedMessage).join('\n'));
-  const of = (name: string) => `0x${out.contracts['Bench.sol']?.[name]?.evm.bytecode.object}` as Hex;
+  const of = (name: string) =>
+    `0x${out.contracts['Bench.sol']?.[name]?.evm.bytecode.object}` as Hex;
   return { token: of('BenchToken'), hub: of('BenchHub') };
 }

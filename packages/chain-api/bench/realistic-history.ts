@@ -156,8 +156,15 @@ async function buildHistory(
   const code = await compileBenchContracts();
   const deploy = async (data: Hex): Promise<Hex> => {
     const hash = await rpc<Hex>(url, 'eth_sendTransaction', [{ from: deployer, data }]);
-    const receipt = await rpc<{ contractAddress: Hex }>(url, 'eth_getTransactionReceipt', [hash]);
-    return receipt.contractAddress;
+    // anvil may answer the send before it seals the block.
+    for (let i = 0; i < 200; i++) {
+      const r = await rpc<{ contractAddress: Hex } | null>(url, 'eth_getTransactionReceipt', [
+        hash,
+      ]);
+      if (r) return r.contractAddress;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`no receipt for deployment ${hash}`);
   };
   const tokens: Hex[] = [];
   for (const [n, s] of [
@@ -167,13 +174,15 @@ async function buildHistory(
     ['Bench Meme', 'BMEME'],
   ] as const) {
     tokens.push(
-      await deploy(
-        encodeDeployData({ abi: tokenAbi, bytecode: code.token, args: [n, s] }) as Hex,
-      ),
+      await deploy(encodeDeployData({ abi: tokenAbi, bytecode: code.token, args: [n, s] }) as Hex),
     );
   }
   const hub = await deploy(code.hub);
   await rpc(url, 'evm_setAutomine', [false]);
+  nonces.set(
+    deployer,
+    Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [deployer, 'latest']))),
+  );
 
   let transfers = 0;
   let txCount = 0;
@@ -218,6 +227,7 @@ async function buildHistory(
         args: [to, 10n ** 30n],
       });
       await push({ from: deployer, to: token, data, gas: 60_000n * BigInt(to.length) });
+      await mine(); // one per block: 200 mints take 12M gas
       transfers += to.length;
     }
   }
@@ -301,14 +311,24 @@ async function buildHistory(
     }
   }
   await mine();
+  // A block full by gas leaves transactions in the pool: mine until it is empty.
+  for (;;) {
+    const pool = await rpc<{ pending: string; queued: string }>(url, 'txpool_status');
+    if (Number(BigInt(pool.pending)) + Number(BigInt(pool.queued)) === 0) break;
+    await rpc(url, 'evm_mine');
+  }
   await rpc(url, 'evm_setAutomine', [true]);
   const head = Number(BigInt(await rpc<string>(url, 'eth_blockNumber')));
   const counted = await countTransfers(url, head, tokens);
   if (counted.transfers !== transfers) {
-    throw new Error(`history: expected ${transfers} Transfer events, the chain has ${counted.transfers} (a transaction failed)`);
+    throw new Error(
+      `history: expected ${transfers} Transfer events, the chain has ${counted.transfers} (a transaction failed)`,
+    );
   }
   const buildSeconds = (Date.now() - t0) / 1000;
-  log(`history: ${head + 1} blocks, ${txCount} txs, ${transfers} Transfer events (${buildSeconds.toFixed(0)} s)`);
+  log(
+    `history: ${head + 1} blocks, ${txCount} txs, ${transfers} Transfer events (${buildSeconds.toFixed(0)} s)`,
+  );
   return { version: VERSION, target, ...counted, head, txs: txCount, tokens, hub, buildSeconds };
 }
 
@@ -334,6 +354,9 @@ async function countTransfers(url: string, head: number, tokens: Hex[]) {
   }
   const cumulative: number[] = [];
   let sum = 0;
-  for (const n of perBlock) cumulative.push((sum += n));
+  for (const n of perBlock) {
+    sum += n;
+    cumulative.push(sum);
+  }
   return { transfers: sum, logs, cumulative };
 }

@@ -99,7 +99,8 @@ export async function runPonder(opts: {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     clearInterval(timer);
     const m = /PONDER_RESULT (\{.*\})/.exec(out);
-    if (code !== 0 || !m?.[1]) throw new Error(`ponder (${opts.target}) failed:\n${out.slice(-3000)}`);
+    if (code !== 0 || !m?.[1])
+      throw new Error(`ponder (${opts.target}) failed:\n${out.slice(-3000)}`);
     const r = JSON.parse(m[1]) as { seconds: number };
     return {
       version: ponderVersion(),

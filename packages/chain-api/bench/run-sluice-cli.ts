@@ -42,7 +42,7 @@ export function ensureBuilt(): void {
 
 /**
  * Start-up (first committed batch), steady rate after it, and the rate in each quarter of the
- * events (the first counted from the first batch) from (seconds, block, events) samples.
+ * events after it from (seconds, block, events) samples.
  */
 export function rates(
   samples: readonly { t: number; block: number; events: number }[],
@@ -55,7 +55,7 @@ export function rates(
   const quarters: number[] = [];
   let prev = { t: first.t, events: first.events };
   for (let q = 1; q <= 4; q++) {
-    const goal = (total * q) / 4;
+    const goal = first.events + ((total - first.events) * q) / 4;
     const at = samples.find((s) => s.events >= goal) ?? last;
     quarters.push((at.events - prev.events) / Math.max(1e-3, at.t - prev.t));
     prev = at;
@@ -75,12 +75,15 @@ export async function runSluiceCli(opts: {
   adminUrl: string;
   timeoutMs?: number;
   env?: Record<string, string>;
+  /** Node flags before the script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }): Promise<IndexRun> {
   const db = await freshDatabase(opts.adminUrl);
   const poll = new pg.Client({ connectionString: db.url });
   await poll.connect();
   const start = performance.now();
-  const child = spawn(process.execPath, [join(packageDir, 'dist', 'cli.js'), 'index'], {
+  const script = join(packageDir, 'dist', 'cli.js');
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), script, 'index'], {
     cwd: packageDir,
     env: {
       PATH: process.env.PATH ?? '',

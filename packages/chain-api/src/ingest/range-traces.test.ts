@@ -63,12 +63,32 @@ function node(answers: Partial<Record<string, (params: unknown[]) => unknown>>) 
 
 /** trace_block of a block whose one transaction (A -> contract B) pays C 7 wei inside. */
 const parityOf = (): ParityTrace[] => [
-  { type: 'call', action: { callType: 'call', from: A, to: B, value: '0x0' }, traceAddress: [], transactionPosition: 0 },
-  { type: 'call', action: { callType: 'call', from: B, to: C, value: '0x7' }, traceAddress: [0], transactionPosition: 0 },
-  { type: 'reward', action: {}, traceAddress: [], transactionPosition: null } as unknown as ParityTrace,
+  {
+    type: 'call',
+    action: { callType: 'call', from: A, to: B, value: '0x0' },
+    traceAddress: [],
+    transactionPosition: 0,
+  },
+  {
+    type: 'call',
+    action: { callType: 'call', from: B, to: C, value: '0x7' },
+    traceAddress: [0],
+    transactionPosition: 0,
+  },
+  {
+    type: 'reward',
+    action: {},
+    traceAddress: [],
+    transactionPosition: null,
+  } as unknown as ParityTrace,
 ];
 
-const parityCaps: ChainCapabilities = { traces: true, traceMethod: 'parity', blockReceipts: true, multicall3: null };
+const parityCaps: ChainCapabilities = {
+  traces: true,
+  traceMethod: 'parity',
+  blockReceipts: true,
+  multicall3: null,
+};
 const debugCaps: ChainCapabilities = { traces: true, blockReceipts: true, multicall3: null };
 
 describe('mayMoveValueInside', () => {
@@ -99,13 +119,25 @@ describe('fetchRangeTraces', () => {
     const traces = await fetchRangeTraces(rpc, parityCaps, blocks, receipts);
     expect(calls).toEqual([{ method: 'trace_block', params: ['0x2'] }]);
     expect(traces[0]).toEqual([{ type: 'CALL', from: A, to: B, value: '0x5' }]);
-    expect(traces[1]?.[0]?.calls?.[0]).toMatchObject({ type: 'CALL', from: B, to: C, value: '0x7' });
+    expect(traces[1]?.[0]?.calls?.[0]).toMatchObject({
+      type: 'CALL',
+      from: B,
+      to: C,
+      value: '0x7',
+    });
     expect(traces[2]).toEqual([]);
   });
 
   it('without Parity traces: debug_traceBlockByNumber for the same blocks', async () => {
-    const frame = { type: 'CALL', from: A, to: B, calls: [{ type: 'CALL', from: B, to: C, value: '0x7' }] };
-    const { rpc, calls } = node({ debug_traceBlockByNumber: () => [{ txHash: '0xc1', result: frame }] });
+    const frame = {
+      type: 'CALL',
+      from: A,
+      to: B,
+      calls: [{ type: 'CALL', from: B, to: C, value: '0x7' }],
+    };
+    const { rpc, calls } = node({
+      debug_traceBlockByNumber: () => [{ txHash: '0xc1', result: frame }],
+    });
     const traces = await fetchRangeTraces(rpc, debugCaps, blocks, receipts);
     expect(calls.map((c) => c.method)).toEqual(['debug_traceBlockByNumber']);
     expect(calls[0]?.params[0]).toBe('0x2');

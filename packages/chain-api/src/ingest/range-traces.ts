@@ -46,12 +46,14 @@ export async function fetchRangeTraces(
 ): Promise<CallFrame[][]> {
   const traced = blocks.filter((block, i) => {
     const byHash = new Map((receipts[i] ?? []).map((r) => [r.transactionHash.toLowerCase(), r]));
-    return block.transactions.some((tx) => mayMoveValueInside(tx, byHash.get(tx.hash.toLowerCase())));
+    return block.transactions.some((tx) =>
+      mayMoveValueInside(tx, byHash.get(tx.hash.toLowerCase())),
+    );
   });
   const frames = new Map<RpcBlockWithTxs, CallFrame[]>();
   if (traced.length > 0) {
     const parity = caps.traceMethod === 'parity' ? await parityTraces(rpc, traced) : undefined;
-    const viaDebug = traced.filter((b, i) => !parity?.[i]);
+    const viaDebug = traced.filter((_b, i) => !parity?.[i]);
     traced.forEach((b, i) => {
       const f = parity?.[i];
       if (f) frames.set(b, f);
@@ -65,7 +67,9 @@ export async function fetchRangeTraces(
         { validate: Array.isArray },
       );
       const repaired = await repairBlockTraces(rpc, viaDebug, answers);
-      viaDebug.forEach((b, i) => frames.set(b, repaired[i] as CallFrame[]));
+      viaDebug.forEach((b, i) => {
+        frames.set(b, repaired[i] as CallFrame[]);
+      });
     }
   }
   return blocks.map((b) => frames.get(b) ?? b.transactions.map(plainFrame));

@@ -31,7 +31,7 @@ export interface RpcClientOptions {
   /**
    * Most calls per HTTP batch (default 50). Per method, a batch that times out or is too large
    * is split in halves, and the size follows the node's answer times (target: a quarter of the
-   * timeout).
+   * timeout, at least 2 s).
    */
   batchSize?: number;
   /** Upper bound of concurrent HTTP requests (default 8); adapts down on throttling. */
@@ -98,7 +98,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const maxInvalid = options.maxInvalidAttempts ?? 8;
   const base = options.backoffBaseMs ?? 200;
   const limiter = new AdaptiveLimiter(1, options.maxConcurrency ?? 8);
-  const sizer = new BatchSizer(Math.max(1, options.batchSize ?? 50), Math.max(1, timeout / 4));
+  // Target answer time: a quarter of the timeout, at least 2 s (a short timeout acts alone).
+  const sizer = new BatchSizer(Math.max(1, options.batchSize ?? 50), Math.max(2_000, timeout / 4));
   let nextId = 1;
   const health: RpcHealth = {
     ok: true,

@@ -79,7 +79,10 @@ describe('probeCapabilities', () => {
 
   it('trace_block refused: the debug method, probed as before', async () => {
     const { rpc } = node([ok]);
-    expect(await probeCapabilities(rpc, opts)).toMatchObject({ traces: true, traceMethod: 'debug' });
+    expect(await probeCapabilities(rpc, opts)).toMatchObject({
+      traces: true,
+      traceMethod: 'debug',
+    });
   });
 
   it('trace_block failing transiently: retried, then the debug method is used if it works', async () => {
@@ -87,7 +90,10 @@ describe('probeCapabilities', () => {
       throw new RpcResponseError('trace_block', -32000, 'server error');
     };
     const { rpc, parityBlocks } = node([ok], busy);
-    expect(await probeCapabilities(rpc, opts)).toMatchObject({ traces: true, traceMethod: 'debug' });
+    expect(await probeCapabilities(rpc, opts)).toMatchObject({
+      traces: true,
+      traceMethod: 'debug',
+    });
     expect(parityBlocks).toHaveLength(2);
   });
 
@@ -95,7 +101,10 @@ describe('probeCapabilities', () => {
     const busy = () => {
       throw new RpcResponseError('trace_block', -32000, 'server error');
     };
-    const { rpc } = node([fail(-32601, 'the method debug_traceBlockByNumber does not exist')], busy);
+    const { rpc } = node(
+      [fail(-32601, 'the method debug_traceBlockByNumber does not exist')],
+      busy,
+    );
     await expect(probeCapabilities(rpc, opts)).rejects.toBeInstanceOf(CapabilityUnknownError);
   });
 
@@ -112,6 +121,9 @@ describe('probeCapabilities', () => {
         return r;
       },
     } as RpcClient;
-    expect(await probeCapabilities(strict, opts)).toMatchObject({ traces: true, traceMethod: 'debug' });
+    expect(await probeCapabilities(strict, opts)).toMatchObject({
+      traces: true,
+      traceMethod: 'debug',
+    });
   });
 });
