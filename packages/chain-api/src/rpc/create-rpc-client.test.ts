@@ -96,6 +96,19 @@ describe('createRpcClient', () => {
     proxy.setPolicy(() => 'pass');
   });
 
+  it('a batch whose body the node drops (EPIPE: over its size limit) is split until it fits', async () => {
+    // 26 calls of ~150 KB each: anvil closes the connection on a body that large.
+    const data = `0x${'ab'.repeat(150_000)}`;
+    const to = '0x00000000000000000000000000000000000000aa';
+    const calls = Array.from({ length: 26 }, () => ({
+      method: 'eth_call',
+      params: [{ to, data }, 'latest'],
+    }));
+    const rpc = createRpcClient({ url: anvil.rpcUrl, timeoutMs: 20_000, backoffBaseMs: 5 });
+    const out = await rpc.batch<string>(calls);
+    expect(out).toEqual(calls.map(() => '0x'));
+  });
+
   it('fails fast on a deterministic JSON-RPC error', async () => {
     const rpc = createRpcClient({ url: anvil.rpcUrl });
     await expect(rpc.request('eth_noSuchMethod', [])).rejects.toBeInstanceOf(RpcResponseError);

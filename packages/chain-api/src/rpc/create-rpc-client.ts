@@ -157,6 +157,16 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
           const idx = ids.get(Number((r as RawResponse).id));
           if (idx !== undefined) byIndex.set(idx, r as RawResponse);
         }
+        if (byIndex.size === 0 && pending.length > 1) {
+          // Not one answer for the batch (a node answers a body over its limit with one error
+          // object): smaller batches, not the same one again.
+          const err = new RpcMalformedResponseError(sizeKey, 'no answer for any call of the batch');
+          sizer.failed(sizeKey, pending.length);
+          noteFailure(err);
+          limiter.failure();
+          await splitInHalves(calls, pending, results, validate, attemptsLimit);
+          break;
+        }
         const still: number[] = [];
         for (const i of pending) {
           const call = calls[i] as RpcCall;
@@ -199,8 +209,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       } catch (error) {
         const err = toRpcError(error, method);
         if (!err.retryable) throw err;
-        const tooBig =
-          err instanceof RpcTimeoutError || (err instanceof RpcHttpError && err.status === 413);
+        const tooBig = tooLarge(err);
         if (tooBig) sizer.failed(sizeKey, pending.length);
         if (err instanceof RpcHttpError && err.retryAfter !== undefined) {
           retryAfterMs = Math.min(60_000, err.retryAfter * 1000);
@@ -295,6 +304,18 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       if (!options.transport) await transport.close();
     },
   };
+}
+
+/**
+ * A failure a smaller batch may not hit: a timeout, 413, or the node dropping the connection
+ * while the request was sent (EPIPE / ECONNRESET: anvil and proxies close on a body over their
+ * limit). Refused connections are not: the node is down, not choking.
+ */
+function tooLarge(err: RpcError): boolean {
+  if (err instanceof RpcTimeoutError) return true;
+  if (err instanceof RpcHttpError) return err.status === 413;
+  if (err instanceof RpcMalformedResponseError) return err.message.includes('not an array');
+  return err instanceof RpcTransportError && /\((EPIPE|ECONNRESET)\)/.test(err.message);
 }
 
 /** Maps viem's transport errors to ours without carrying their messages (they contain the URL). */
