@@ -1,225 +1,145 @@
 /**
- * Indexing benchmark: builds a dense history on anvil (the devnet scenario + ≥100k ERC20 transfers
- * across 1,000 wallets + ERC721 mints + router swaps), then indexes it cold, in one run:
- *   1. Sluice into PostgreSQL, 2. Sluice into PGlite, 3. a bare eth_getLogs + COPY pipeline
- *   (the practical limit), 4. Ponder 0.16.10 (installed into bench/ponder-app when missing).
- * Sluice runs with balance reconciliation on (balanceOf reads, src/reconcile): the table reports
- * the balance reads per batch and the RPC calls they took. Its store carries every migration
- * `serve` applies (the API's indexes and change triggers too), so the figure is what users get.
+ * Indexing benchmark on a history shaped like a busy chain (bench/realistic-history.ts: 32
+ * transactions per block, mostly 1-3 events, some heavy batches, native transfers and internal
+ * calls), built once per size and cached. Each run is cold, in one invocation:
+ *   1. Sluice through the CLI users run (`sluice-chain index`, defaults, PostgreSQL), as its own
+ *      process: start-up vs steady state, rate per quarter of the history, peak RSS, CPU, database
+ *      size and bytes per event;
+ *   2. the bare eth_getLogs + COPY pipeline (the practical limit);
+ *   3. the newest Ponder (bench/ponder-app, on the Node it needs) into PostgreSQL.
+ * The last line of each size: `ratio-vs-ponder: <x> events: <n> share-of-bare: <y>`, events being
+ * the chain's ERC20 Transfer events (what Ponder's app indexes; Sluice derives more from them).
  *
- *   npm run bench:index -w @sluice/chain-api -- [--transfers 100000] [--wallets 1000] [--skip-pglite]
- *     [--skip-ponder] [--reconcile end|batch|off]
+ *   npm run bench:index -w @sluice/chain-api -- [--events 100000[,1000000,...]] [--skip-ponder]
+ *     [--skip-bare] [--skip-sluice] [--ponder-pglite] [--cpu-prof <dir>]
+ *
+ * Environment: TEST_DATABASE_URL (the server the runs' databases are created on),
+ * SLUICE_BENCH_CACHE (where built histories are kept; default bench/.cache).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { migrate, openDatabase } from '@sluice/db';
-import { createTestDatabase, testDatabaseUrl } from '@sluice/db/testing';
-import pino from 'pino';
-import { type IndexStats, indexOnce } from '../src/ingest/index.js';
-import { storeMigrations } from '../src/store/migrations.js';
-import { rpcCall } from '../test/indexer/random-workload.js';
+import { testDatabaseUrl } from '@sluice/db/testing';
+import pg from 'pg';
 import { runBarePipeline } from './bare-pipeline.js';
-import { buildDenseHistory } from './dense-history.js';
+import { freshDatabase } from './bench-database.js';
+import { openHistory } from './realistic-history.js';
+import { installPonder, type PonderRun, ponderUnavailable, runPonder } from './run-ponder.js';
+import { ensureBuilt, type IndexRun, runSluiceCli } from './run-sluice-cli.js';
 
-function arg(name: string, fallback: number): number {
+const CHAIN_ID = 31337;
+const argOf = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1] ?? fallback) : fallback;
-}
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
 const flag = (name: string) => process.argv.includes(`--${name}`);
-// --reconcile end (default) | batch | off: how deep backfill reconciles balances (for comparisons).
-const reconcileMode = process.argv[process.argv.indexOf('--reconcile') + 1];
-const reconcile =
-  !process.argv.includes('--reconcile') || reconcileMode === 'end'
-    ? { backfill: 'end' as const }
-    : reconcileMode === 'batch'
-      ? { backfill: 'batch' as const }
-      : { enabled: false };
+const sizes = (argOf('events') ?? '100000').split(',').map((s) => {
+  const n = Number(s.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < 1000)
+    throw new Error(`--events: expected integers >= 1000, got ${s}`);
+  return n;
+});
 
-interface Row {
-  run: string;
-  /** Balance reads (pairs) per batch / JSON-RPC calls, Sluice runs only. */
-  reads?: string;
-  seconds: number;
-  blocks: number;
-  events: number;
-  transfers: number;
-  note: string;
+const adminUrl = testDatabaseUrl();
+const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+const num = (n: number) => Math.round(n).toLocaleString('en-US');
+
+if (!flag('skip-sluice')) ensureBuilt();
+let ponderMissing: string | undefined;
+if (!flag('skip-ponder')) {
+  installPonder();
+  ponderMissing = ponderUnavailable();
+  if (ponderMissing) console.log(`Ponder cannot run here: ${ponderMissing}`);
 }
 
-const log = pino({ level: 'warn' });
-const rows: Row[] = [];
-let erc20Tokens: string[] = [];
-const t0 = Date.now();
-const history = await buildDenseHistory({
-  transfers: arg('transfers', 100_000),
-  walletCount: arg('wallets', 1_000),
-  perTx: arg('per-tx', 200),
-  txPerBlock: arg('tx-per-block', 2),
-  nftMints: arg('nft', 2_000),
-  swaps: arg('swaps', 200),
-});
-const url = history.devnet.rpcUrl;
-const head = Number(BigInt(await rpcCall<string>(url, 'eth_blockNumber')));
-console.log(
-  `history: ${head + 1} blocks, ${history.erc20Transfers} sprayed ERC20 transfers to ${history.wallets.length} wallets, ` +
-    `${history.nftMints} NFT mints, ${history.swaps} swaps on top of the devnet scenario (built in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
-);
-
-try {
-  // 1. Sluice -> PostgreSQL
-  {
-    const t = await createTestDatabase('postgres');
-    await migrate(t.db, storeMigrations);
-    const start = performance.now();
-    const [s] = await indexOnce({ db: t.db, chains: [history.devnet.chain], log, reconcile });
-    const seconds = (performance.now() - start) / 1000;
-    // ERC20 Transfer logs = distinct (block, log) of ERC20 movement rows (WETH Deposit/Withdrawal aside).
-    const { rows: c } = await t.db.query<{ n: string }>(
-      `select count(*) as n from (select distinct block_number, log_index from activity
-         where asset_type = 'erc20' and type in ('send','receive','mint','burn','transfer')
-           and log_index >= 0 and extra is null) x`,
-    );
-    const tok = await t.db.query<{ address: string }>(
-      `select address from tokens where standard = 'erc20'`,
-    );
-    erc20Tokens = tok.rows.map((r) => r.address);
-    const act = await t.db.query<{ n: string }>('select count(*) as n from activity');
-    rows.push({
-      run: 'Sluice -> PostgreSQL',
-      reads: readsOf(s),
-      seconds,
-      blocks: s?.blocks ?? 0,
-      events: s?.events ?? 0,
-      transfers: Number(c[0]?.n),
-      note: `${act.rows[0]?.n} activity rows, balances, holdings, pools, traces, raw logs`,
-    });
-    console.log('sluice/postgres stage ms', s);
-    await t.drop();
-  }
-  // 2. Sluice -> PGlite
-  if (!flag('skip-pglite')) {
-    const dir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-    const db = await openDatabase({ dataDir: dir });
-    try {
-      await migrate(db, storeMigrations);
-      const start = performance.now();
-      const [s] = await indexOnce({ db, chains: [history.devnet.chain], log, reconcile });
-      const seconds = (performance.now() - start) / 1000;
-      rows.push({
-        run: 'Sluice -> PGlite',
-        reads: readsOf(s),
-        seconds,
-        blocks: s?.blocks ?? 0,
-        events: s?.events ?? 0,
-        transfers: rows[0]?.transfers ?? 0,
-        note: 'same store, embedded',
+const finals: string[] = [];
+for (const events of sizes) {
+  const history = await openHistory({ events });
+  const { manifest, anvil } = history;
+  const n = manifest.transfers;
+  console.log(
+    `\n## ${num(n)} Transfer events: ${num(manifest.head + 1)} blocks, ${num(manifest.txs)} txs, ${num(manifest.logs)} logs`,
+  );
+  let sluice: IndexRun | undefined;
+  let bareSeconds: number | undefined;
+  let ponder: PonderRun | undefined;
+  try {
+    if (!flag('skip-sluice')) {
+      sluice = await runSluiceCli({
+        rpcUrl: anvil.rpcUrl,
+        chainId: CHAIN_ID,
+        head: manifest.head,
+        cumulative: manifest.cumulative,
+        adminUrl,
+        // --cpu-prof <dir>: a V8 CPU profile of the indexer process (written when it stops).
+        nodeArgs: argOf('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${argOf('cpu-prof')}`] : [],
       });
-    } finally {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
+      console.log(
+        `sluice: ${sluice.seconds.toFixed(1)} s, first batch after ${sluice.startupSeconds.toFixed(1)} s, ` +
+          `steady ${num(sluice.steadyEventsPerSec)} ev/s, quarters ${sluice.quarters.map(num).join(' / ')} ev/s, ` +
+          `CPU ${sluice.cpuSeconds.toFixed(1)} s, peak RSS ${mb(sluice.peakRssBytes)}, db ${mb(sluice.dbBytes)}`,
+      );
+      // The indexer's own stage times (ms, summed over concurrent batches) when it reached the head.
+      const stages = /^.*"msg":"backfill reached the head".*$/m.exec(sluice.log);
+      if (stages) console.log(`sluice stages: ${stages[0]}`);
     }
-  }
-  // 3. Bare pipeline -> PostgreSQL
-  {
-    const t = await createTestDatabase('postgres');
-    const start = performance.now();
-    const n = await runBarePipeline(
-      t.db.pgPool as NonNullable<typeof t.db.pgPool>,
-      url,
-      head,
-      'bare_transfers',
-    );
-    const seconds = (performance.now() - start) / 1000;
-    rows.push({
-      run: 'bare getLogs+COPY -> PostgreSQL',
-      seconds,
-      blocks: head + 1,
-      events: n,
-      transfers: n,
-      note: 'ERC20 Transfer rows only, no derivation',
-    });
-    await t.drop();
-  }
-  // 4. Ponder, installed separately in bench/ponder-app (see README there).
-  const ponderDir = join(dirname(fileURLToPath(import.meta.url)), 'ponder-app');
-  if (!flag('skip-ponder')) installPonder(ponderDir);
-  if (existsSync(join(ponderDir, 'node_modules', 'ponder')) && !flag('skip-ponder')) {
-    for (const target of ['postgres', 'pglite'] as const) {
-      const res = spawnSync(process.execPath, [join(ponderDir, 'run-ponder.mjs')], {
-        cwd: ponderDir,
-        env: {
-          ...process.env,
-          PONDER_RPC_URL: url,
-          PONDER_TARGET: target,
-          PONDER_HEAD: String(head),
-          PONDER_TOKENS: erc20Tokens.join(','),
-          DATABASE_URL: testDatabaseUrl(),
-        },
-        encoding: 'utf8',
-        timeout: 900_000,
-      });
-      const m = /PONDER_RESULT (\{.*\})/.exec(res.stdout ?? '');
-      if (m?.[1]) {
-        const r = JSON.parse(m[1]) as { seconds: number; events: number };
-        // Ponder indexes exactly the ERC20 Transfer logs of these tokens: the count Sluice found.
-        r.events = rows[0]?.transfers ?? r.events;
-        rows.push({
-          run: `Ponder 0.16.10 -> ${target === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
-          seconds: r.seconds,
-          blocks: head + 1,
-          events: r.events,
-          transfers: r.events,
-          note: 'ERC20 Transfer balances app',
-        });
-      } else {
-        console.log(`ponder (${target}) did not report: ${(res.stderr ?? '').slice(-500)}`);
+    if (!flag('skip-bare')) {
+      const db = await freshDatabase(adminUrl);
+      const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+      try {
+        const t0 = performance.now();
+        const copied = await runBarePipeline(pool, anvil.rpcUrl, manifest.head, 'bare_transfers');
+        bareSeconds = (performance.now() - t0) / 1000;
+        if (copied !== n)
+          throw new Error(`bare pipeline copied ${copied} transfers, expected ${n}`);
+        console.log(`bare: ${bareSeconds.toFixed(1)} s`);
+      } finally {
+        await pool.end();
+        await db.drop();
       }
     }
-  } else if (!flag('skip-ponder')) {
-    throw new Error('Ponder could not be installed into bench/ponder-app: no ratio without it');
+    if (!flag('skip-ponder') && !ponderMissing) {
+      ponder = await runPonder({
+        rpcUrl: anvil.rpcUrl,
+        head: manifest.head,
+        tokens: manifest.tokens,
+        target: flag('ponder-pglite') ? 'pglite' : 'postgres',
+        adminUrl,
+      });
+      console.log(
+        `ponder ${ponder.version} (node ${ponder.node}): ${ponder.seconds.toFixed(1)} s, CPU ${ponder.cpuSeconds.toFixed(1)} s, ` +
+          `peak RSS ${mb(ponder.peakRssBytes)}${ponder.dbBytes !== undefined ? `, db ${mb(ponder.dbBytes)}` : ''}`,
+      );
+    }
+  } finally {
+    await anvil.stop();
   }
-} finally {
-  await history.devnet.stop();
-}
 
-const bare = rows.find((r) => r.run.startsWith('bare'));
-console.log(
-  '\n| run | seconds | blocks/s | decoded events/s | ERC20 transfers/s | vs bare (transfers/s) | balance reads per batch (RPC calls) | what it writes |',
-);
-console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-for (const r of rows) {
-  const tps = r.transfers / r.seconds;
-  const ratio = bare ? `${((tps / (bare.transfers / bare.seconds)) * 100).toFixed(0)}%` : '-';
+  const rate = (seconds: number | undefined) => (seconds ? n / seconds : undefined);
+  const sRate = rate(sluice?.seconds);
+  const bRate = rate(bareSeconds);
+  const pRate = rate(ponder?.seconds);
   console.log(
-    `| ${r.run} | ${r.seconds.toFixed(2)} | ${(r.blocks / r.seconds).toFixed(0)} | ${(r.events / r.seconds).toFixed(0)} | ${tps.toFixed(0)} | ${ratio} | ${r.reads ?? '-'} | ${r.note} |`,
+    '\n| run | seconds | ev/s | first batch s | steady ev/s | peak RSS | CPU s | db | bytes/event |',
   );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  if (sluice && sRate) {
+    console.log(
+      `| Sluice CLI -> PostgreSQL | ${sluice.seconds.toFixed(1)} | ${num(sRate)} | ${sluice.startupSeconds.toFixed(1)} | ${num(sluice.steadyEventsPerSec)} | ${mb(sluice.peakRssBytes)} | ${sluice.cpuSeconds.toFixed(1)} | ${mb(sluice.dbBytes)} | ${num(sluice.dbBytes / n)} |`,
+    );
+  }
+  if (bareSeconds && bRate) {
+    console.log(
+      `| bare getLogs+COPY -> PostgreSQL | ${bareSeconds.toFixed(1)} | ${num(bRate)} | | | | | | |`,
+    );
+  }
+  if (ponder && pRate) {
+    const db = ponder.dbBytes;
+    console.log(
+      `| Ponder ${ponder.version} -> ${flag('ponder-pglite') ? 'PGlite' : 'PostgreSQL'} | ${ponder.seconds.toFixed(1)} | ${num(pRate)} | | | ${mb(ponder.peakRssBytes)} | ${ponder.cpuSeconds.toFixed(1)} | ${db === undefined ? '-' : mb(db)} | ${db === undefined ? '-' : num(db / n)} |`,
+    );
+  }
+  const ratio = sRate && pRate ? (sRate / pRate).toFixed(2) : 'n/a';
+  const share = sRate && bRate ? (sRate / bRate).toFixed(2) : 'n/a';
+  const last = `ratio-vs-ponder: ${ratio} events: ${n} share-of-bare: ${share}`;
+  finals.push(last);
+  console.log(`\n${last}`);
 }
-const sluicePg = rows.find((r) => r.run === 'Sluice -> PostgreSQL');
-const ponderPg = rows.find((r) => r.run.startsWith('Ponder') && r.run.endsWith('PostgreSQL'));
-if (sluicePg && ponderPg) {
-  const ratio = sluicePg.events / sluicePg.seconds / (ponderPg.events / ponderPg.seconds);
-  console.log(
-    `\nSluice (reconciliation on) vs Ponder into PostgreSQL: ${ratio.toFixed(1)}x events/s`,
-  );
-}
-
-/** `N (C calls)`: average balance reads per batch and the JSON-RPC calls of all of them. */
-function readsOf(s: IndexStats | undefined): string {
-  if (!s || s.batches === 0) return '-';
-  return `${(s.balanceReads / s.batches).toFixed(0)} (${s.balanceCalls} calls, ${s.balanceReads} reads, ${s.batches} batches)`;
-}
-
-/** Installs the Ponder app's own dependencies (not a workspace) unless already there. */
-function installPonder(dir: string): void {
-  if (existsSync(join(dir, 'node_modules', 'ponder'))) return;
-  console.log('Ponder: installing into bench/ponder-app (once) ...');
-  const args = ['install', '--workspaces=false', '--ignore-scripts', '--no-audit', '--no-fund'];
-  const viaFlock = spawnSync('flock', ['/tmp/sluice-npm.lock', 'npm', ...args], {
-    cwd: dir,
-    stdio: 'inherit',
-  });
-  if (viaFlock.error) spawnSync('npm', args, { cwd: dir, stdio: 'inherit' });
-}
+if (finals.length > 1) console.log(`\n${finals.join('\n')}`);

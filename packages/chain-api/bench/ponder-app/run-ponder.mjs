@@ -1,5 +1,7 @@
 // Runs `ponder start` cold against the benchmark chain and reports the time until /ready.
-// Env: PONDER_RPC_URL, PONDER_TARGET (postgres|pglite), PONDER_HEAD, PONDER_TOKENS, DATABASE_URL.
+// Env: PONDER_RPC_URL, PONDER_TARGET (postgres|pglite), PONDER_HEAD, PONDER_TOKENS, DATABASE_URL
+// (a fresh database: the caller drops it), PONDER_TIMEOUT_MS. Started by bench/run-ponder.ts
+// with the Node binary Ponder needs.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -35,7 +37,8 @@ let out = '';
 child.stdout.on('data', (d) => (out += d));
 child.stderr.on('data', (d) => (out += d));
 let ready = false;
-while (!ready && child.exitCode === null && performance.now() - start < 840_000) {
+const timeout = Number(process.env.PONDER_TIMEOUT_MS ?? 3_600_000);
+while (!ready && child.exitCode === null && performance.now() - start < timeout) {
   await new Promise((r) => setTimeout(r, 100));
   try {
     const res = await fetch(`http://127.0.0.1:${port}/ready`);
@@ -53,13 +56,6 @@ try {
 } catch {}
 child.kill('SIGKILL');
 rmSync(pgliteDir, { recursive: true, force: true });
-if (process.env.PONDER_TARGET === 'postgres' && process.env.DATABASE_URL) {
-  const pg = (await import('pg')).default;
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  await c.query(`drop schema if exists "${schema}" cascade`).catch(() => {});
-  await c.end();
-}
 if (!ready) {
   process.stderr.write(out.slice(-3000));
   process.exit(1);

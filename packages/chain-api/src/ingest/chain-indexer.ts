@@ -383,7 +383,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     if (committed.backfillDone) this.caughtUp = true;
     this.headTouch.wrote();
     countBatch(this.stats, batch, plan);
-    this.progress.tick(checkpoint.block, batch.blocks.length, batch.eventCount);
+    this.progress.tick(checkpoint.block, batch.blocks.length, batch.eventCount, this.stats);
   }
 
   /** Between batches: the mode's own work (wallets handover, pool bootstrap chunks). */

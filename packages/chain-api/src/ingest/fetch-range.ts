@@ -1,7 +1,7 @@
 import { BaseError } from '../errors/index.js';
 import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
 import type { CallFrame, FetchedBlock, RpcBlockWithTxs, RpcReceipt } from '../rpc/rpc-types.js';
-import { repairBlockTraces } from './block-traces.js';
+import { fetchRangeTraces } from './range-traces.js';
 
 /** The fetched blocks don't form one chain (a reorg happened while fetching): fetch again. */
 export class InconsistentRangeError extends BaseError<'RANGE_INCONSISTENT'> {
@@ -38,7 +38,8 @@ function isReceipt(r: unknown): boolean {
 
 /**
  * Fetches blocks `from..to` with full transactions, their receipts (eth_getBlockReceipts when the
- * node has it, else per transaction) and call traces (when supported), in JSON-RPC batches.
+ * node has it, else per transaction) and call traces (when supported; `fetchRangeTraces`), in
+ * JSON-RPC batches.
  * Checks that receipts and traces belong to the same block hashes and that the range links by
  * parent hash; throws InconsistentRangeError otherwise so the caller refetches.
  *
@@ -72,17 +73,11 @@ export async function fetchRange(
         let k = 0;
         return blocks.map((b) => b.transactions.map(() => all[k++] as RpcReceipt));
       });
+  // Traces wait for the receipts: a transaction that ran no code needs none.
   const tracesP: Promise<CallFrame[][] | undefined> = caps.traces
-    ? rpc
-        .batch<unknown[]>(
-          numbers.map((n) => ({
-            method: 'debug_traceBlockByNumber',
-            params: [hex(n), { tracer: 'callTracer' }],
-          })),
-          { validate: Array.isArray },
-        )
-        // A transaction the node failed to trace is traced again another way (or the range fails).
-        .then(async (all) => repairBlockTraces(rpc, await blocksP, all))
+    ? Promise.all([blocksP, receiptsP]).then(([blocks, receipts]) =>
+        fetchRangeTraces(rpc, caps, blocks, receipts),
+      )
     : Promise.resolve(undefined);
   const [blocks, receipts, traces] = await Promise.all([blocksP, receiptsP, tracesP]);
 

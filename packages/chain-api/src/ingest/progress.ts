@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { IndexStats } from './indexer-types.js';
 
 /**
  * Backfill progress: a single self-rewriting line (blocks/s, events/s, ETA) when stderr is a TTY,
@@ -13,6 +14,7 @@ export class Progress {
   private readonly t0 = Date.now();
   private lastPrint = 0;
   private printed = false;
+  private summarized = false;
   private readonly tty: boolean;
 
   constructor(
@@ -29,11 +31,17 @@ export class Progress {
     this.goal = head;
   }
 
-  tick(block: bigint, blocks: number, events: number): void {
+  /** A committed batch; `stats` (the indexer's totals) are logged once the backfill reaches its goal. */
+  tick(block: bigint, blocks: number, events: number, stats?: IndexStats): void {
     this.at = block;
     this.blocks += blocks;
     this.events += events;
     const now = Date.now();
+    if (stats && !this.summarized && this.at >= this.goal) {
+      this.summarized = true;
+      const seconds = Math.round((now - this.t0) / 100) / 10;
+      this.log.info({ block: Number(block), seconds, ...stats }, 'backfill reached the head');
+    }
     const every = this.tty ? 200 : 10_000;
     if (now - this.lastPrint < every) return;
     this.lastPrint = now;

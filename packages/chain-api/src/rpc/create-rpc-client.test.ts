@@ -92,6 +92,47 @@ describe('createRpcClient', () => {
     proxy.setPolicy(() => 'pass');
   });
 
+  it('a batch that times out is split in halves (not sent whole again) and later batches stay small', async () => {
+    const sizes: number[] = [];
+    // The node answers at most 4 calls in time: any larger batch hangs.
+    proxy.setPolicy((_n, body) => {
+      const calls = (body.match(/"method"/g) ?? []).length;
+      sizes.push(calls);
+      return calls > 4 ? 'timeout' : 'pass';
+    });
+    const rpc = createRpcClient({
+      url: proxy.url,
+      batchSize: 16,
+      timeoutMs: 300,
+      backoffBaseMs: 5,
+    });
+    const out = await rpc.batch<{ number: string }>(blocks(16));
+    expect(out.map((b) => Number(b.number))).toEqual([...Array(16).keys()]);
+    // 16 timed out, then halves: 8, 8 (time out), then 4 x 4 answered; never 16 twice.
+    expect(sizes.filter((n) => n === 16)).toHaveLength(1);
+    expect(sizes.filter((n) => n === 4)).toHaveLength(4);
+    sizes.length = 0;
+    const again = await rpc.batch<{ number: string }>(blocks(12));
+    expect(again.map((b) => Number(b.number))).toEqual([...Array(12).keys()]);
+    // The method's batch size came down (and grows back by a quarter at a time: 4 answered
+    // fast, so 5 is tried next).
+    expect(Math.max(...sizes)).toBe(5);
+    proxy.setPolicy(() => 'pass');
+  });
+
+  it('a batch whose body the node drops (EPIPE: over its size limit) is split until it fits', async () => {
+    // 26 calls of ~150 KB each: anvil closes the connection on a body that large.
+    const data = `0x${'ab'.repeat(150_000)}`;
+    const to = '0x00000000000000000000000000000000000000aa';
+    const calls = Array.from({ length: 26 }, () => ({
+      method: 'eth_call',
+      params: [{ to, data }, 'latest'],
+    }));
+    const rpc = createRpcClient({ url: anvil.rpcUrl, timeoutMs: 20_000, backoffBaseMs: 5 });
+    const out = await rpc.batch<string>(calls);
+    expect(out).toEqual(calls.map(() => '0x'));
+  });
+
   it('fails fast on a deterministic JSON-RPC error', async () => {
     const rpc = createRpcClient({ url: anvil.rpcUrl });
     await expect(rpc.request('eth_noSuchMethod', [])).rejects.toBeInstanceOf(RpcResponseError);
@@ -128,7 +169,8 @@ describe('createRpcClient', () => {
     const rpc = createRpcClient({ url: anvil.rpcUrl });
     const caps = await probeCapabilities(rpc);
     expect(caps.blockReceipts).toBe(true);
-    expect(typeof caps.traces).toBe('boolean');
+    // anvil serves Parity trace_block: the cheaper method is chosen.
+    expect(caps).toMatchObject({ traces: true, traceMethod: 'parity' });
     expect(caps.multicall3).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
 import { backoffDelay, sleep } from './backoff.js';
+import { BatchSizer } from './batch-sizer.js';
 import { withCallGas } from './call-gas.js';
 import { createNodeTransport, type NodeTransport } from './node-transport.js';
 import {
@@ -8,6 +9,7 @@ import {
   RpcHttpError,
   RpcMalformedResponseError,
   RpcResponseError,
+  RpcTimeoutError,
   RpcTooLargeError,
   RpcTransportError,
   redactUrl,
@@ -29,8 +31,10 @@ export interface RpcClientOptions {
   /** Per HTTP request / ws call, ms (default 20 s). */
   timeoutMs?: number;
   /**
-   * Calls per HTTP batch (default 50). A batch refused as too large (413, or an answer over
-   * `maxResponseBytes`) is split in halves; one call alone too large fails with `RPC_TOO_LARGE`.
+   * Most calls per HTTP batch (default 50). Per method, a batch that times out or is too large
+   * (413, an answer over `maxResponseBytes`, a dropped connection) is split in halves, and the
+   * size follows the node's answer times (target: a quarter of the timeout, at least 2 s); one
+   * call alone too large fails with `RPC_TOO_LARGE`.
    */
   batchSize?: number;
   /** Upper bound of concurrent HTTP requests (default 8); adapts down on throttling. */
@@ -63,7 +67,10 @@ export interface RpcHealth {
 export interface RpcClient {
   /** Redacted URL, safe for logs. */
   readonly label: string;
-  /** One call, retried per the client's policy. */
+  /**
+   * One call, retried per the client's policy (`maxAttempts` lowers the client's limit of
+   * attempts for transient failures, e.g. for a probe that must not wait forever).
+   */
   request<T>(method: string, params: unknown[], opts?: CallOptions): Promise<T>;
   /** Many calls in JSON-RPC batches (chunked, concurrent, retried per item); results in call order. */
   batch<T>(calls: readonly RpcCall[], opts?: CallOptions): Promise<T[]>;
@@ -74,6 +81,8 @@ export interface RpcClient {
 /** Per-call options. */
 export interface CallOptions {
   validate?: ResultValidator;
+  /** At most this many attempts for transient failures (lowers the client's own limit). */
+  maxAttempts?: number;
   /** Aborts this call: its HTTP request, retries and backoff (an API request's deadline). */
   signal?: AbortSignal | undefined;
 }
@@ -105,7 +114,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const maxInvalid = options.maxInvalidAttempts ?? 8;
   const base = options.backoffBaseMs ?? 200;
   const limiter = new AdaptiveLimiter(1, options.maxConcurrency ?? 8);
-  let batchSize = Math.max(1, options.batchSize ?? 50);
+  // Target answer time: a quarter of the timeout, at least 2 s (a short timeout acts alone).
+  const sizer = new BatchSizer(Math.max(1, options.batchSize ?? 50), Math.max(2_000, timeout / 4));
   let nextId = 1;
   const health: RpcHealth = {
     ok: true,
@@ -134,6 +144,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   async function sendChunk(
     calls: readonly RpcCall[],
     validate?: ResultValidator,
+    attemptsLimit = maxAttempts,
     callSignal?: AbortSignal,
   ): Promise<unknown[]> {
     const signal =
@@ -154,18 +165,32 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         return { id, method: call.method, params: withCallGas(call.method, call.params) };
       });
       const method = body.length === 1 ? (body[0]?.method ?? 'batch') : 'batch';
+      const sizeKey = body[0]?.method ?? 'batch';
       let failure: RpcError | undefined;
       let retryAfterMs = 0;
       try {
-        const responses = await limiter.run(() => {
+        const responses = await limiter.run(async () => {
           signal?.throwIfAborted();
-          return send(body, signal);
+          const t0 = performance.now();
+          const answer = await send(body, signal);
+          sizer.answered(sizeKey, body.length, performance.now() - t0);
+          return answer;
         });
         const byIndex = new Map<number, RawResponse>();
         for (const r of responses) {
           if (typeof r !== 'object' || r === null) continue;
           const idx = ids.get(Number((r as RawResponse).id));
           if (idx !== undefined) byIndex.set(idx, r as RawResponse);
+        }
+        if (byIndex.size === 0 && pending.length > 1) {
+          // Not one answer for the batch (a node answers a body over its limit with one error
+          // object): smaller batches, not the same one again.
+          const err = new RpcMalformedResponseError(sizeKey, 'no answer for any call of the batch');
+          sizer.failed(sizeKey, pending.length);
+          noteFailure(err);
+          limiter.failure();
+          await splitInHalves(calls, pending, results, validate, attemptsLimit, callSignal);
+          break;
         }
         const still: number[] = [];
         for (const i of pending) {
@@ -210,32 +235,24 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         // The caller's own deadline: its reason, not a node failure to retry.
         if (callSignal?.aborted) throw callSignal.reason;
         const err = toRpcError(error, method);
-        if (err instanceof RpcHttpError && err.status === 413) {
-          // Too large: the same request can only fail again. Halve it (later batches start
-          // smaller too) until one call alone is too large, which is final for that call.
-          if (pending.length === 1) throw new RpcTooLargeError(method);
-          if (batchSize > 1) batchSize = Math.max(1, Math.floor(batchSize / 2));
-          const half = Math.ceil(pending.length / 2);
-          const parts = [pending.slice(0, half), pending.slice(half)];
-          const answers = await Promise.all(
-            parts.map((part) =>
-              sendChunk(
-                part.map((i) => calls[i] as RpcCall),
-                validate,
-              ),
-            ),
-          );
-          parts.forEach((part, p) => {
-            part.forEach((i, k) => {
-              results[i] = answers[p]?.[k];
-            });
-          });
-          return results;
+        // One call alone too large can only fail again: final for that call.
+        if (err instanceof RpcHttpError && err.status === 413 && pending.length === 1) {
+          throw new RpcTooLargeError(method);
         }
         if (!err.retryable) throw err;
-        if (err instanceof RpcHttpError && err.retryAfter !== undefined)
+        const tooBig = tooLarge(err);
+        if (tooBig) sizer.failed(sizeKey, pending.length);
+        if (err instanceof RpcHttpError && err.retryAfter !== undefined) {
           retryAfterMs = Math.min(60_000, err.retryAfter * 1000);
+        }
         failure = err;
+        if (tooBig && pending.length > 1) {
+          // Split rather than send the whole batch again: each half is retried on its own.
+          noteFailure(err);
+          limiter.failure();
+          await splitInHalves(calls, pending, results, validate, attemptsLimit, callSignal);
+          pending = [];
+        }
       }
       if (pending.length === 0) break;
       if (failure) {
@@ -243,7 +260,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         limiter.failure();
       }
       attempt++;
-      if (attempt >= maxAttempts) throw failure ?? new RpcTransportError(method, 'gave up');
+      if (attempt >= attemptsLimit) throw failure ?? new RpcTransportError(method, 'gave up');
       const delay = Math.max(retryAfterMs, backoffDelay(attempt - 1, base));
       options.log?.warn(
         {
@@ -263,18 +280,52 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     return results;
   }
 
+  /** Sends the calls `pending` names as two batches, filling `results`. */
+  async function splitInHalves(
+    calls: readonly RpcCall[],
+    pending: readonly number[],
+    results: unknown[],
+    validate: ResultValidator | undefined,
+    attemptsLimit: number,
+    callSignal: AbortSignal | undefined,
+  ): Promise<void> {
+    options.log?.warn(
+      { rpc: label, method: calls[pending[0] as number]?.method, calls: pending.length },
+      'rpc batch timed out or too large: splitting it',
+    );
+    const half = Math.ceil(pending.length / 2);
+    const parts = [pending.slice(0, half), pending.slice(half)];
+    const answers = await Promise.all(
+      parts.map((idx) =>
+        sendChunk(
+          idx.map((i) => calls[i] as RpcCall),
+          validate,
+          attemptsLimit,
+          callSignal,
+        ),
+      ),
+    );
+    parts.forEach((idx, p) => {
+      idx.forEach((i, k) => {
+        results[i] = answers[p]?.[k];
+      });
+    });
+  }
+
   return {
     label,
     async request<T>(method: string, params: unknown[], opts?: CallOptions) {
-      const [result] = await sendChunk([{ method, params }], opts?.validate, opts?.signal);
+      const limit = Math.min(maxAttempts, opts?.maxAttempts ?? maxAttempts);
+      const [result] = await sendChunk([{ method, params }], opts?.validate, limit, opts?.signal);
       return result as T;
     },
     async batch<T>(calls: readonly RpcCall[], opts?: CallOptions) {
       if (calls.length === 0) return [];
       const chunks: RpcCall[][] = [];
-      for (let i = 0; i < calls.length; i += batchSize) chunks.push(calls.slice(i, i + batchSize));
+      const size = sizer.size(calls[0]?.method ?? 'batch');
+      for (let i = 0; i < calls.length; i += size) chunks.push(calls.slice(i, i + size));
       const parts = await Promise.all(
-        chunks.map((c) => sendChunk(c, opts?.validate, opts?.signal)),
+        chunks.map((c) => sendChunk(c, opts?.validate, maxAttempts, opts?.signal)),
       );
       return parts.flat() as T[];
     },
@@ -284,6 +335,18 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       if (!options.transport) await transport.close();
     },
   };
+}
+
+/**
+ * A failure a smaller batch may not hit: a timeout, 413, or the node dropping the connection
+ * while the request was sent (EPIPE / ECONNRESET: anvil and proxies close on a body over their
+ * limit). Refused connections are not: the node is down, not choking.
+ */
+function tooLarge(err: RpcError): boolean {
+  if (err instanceof RpcTimeoutError) return true;
+  if (err instanceof RpcHttpError) return err.status === 413;
+  if (err instanceof RpcMalformedResponseError) return err.message.includes('not an array');
+  return err instanceof RpcTransportError && /\((EPIPE|ECONNRESET)\)/.test(err.message);
 }
 
 /** Maps viem's transport errors to ours without carrying their messages (they contain the URL). */
@@ -300,7 +363,7 @@ function toRpcError(error: unknown, method: string): RpcError {
   };
   if (e.name === 'AbortError')
     return new RpcError('aborted', { code: 'RPC_ABORTED', method, retryable: false });
-  if (e.name === 'TimeoutError') return new RpcTransportError(method, `timed out`);
+  if (e.name === 'TimeoutError') return new RpcTimeoutError(method);
   if (e.name === 'ResponseBodyTooLargeError') return new RpcHttpError(method, 413);
   if (typeof e.status === 'number') {
     const ra = e.headers?.get?.('retry-after');

@@ -28,6 +28,7 @@ export {
   RpcHttpError,
   RpcMalformedResponseError,
   RpcResponseError,
+  RpcTimeoutError,
   RpcTooLargeError,
   RpcTransportError,
   redactUrl,

@@ -39,6 +39,14 @@ export class RpcTransportError extends RpcError {
   }
 }
 
+/** The node did not answer within the client's timeout. */
+export class RpcTimeoutError extends RpcTransportError {
+  override name = 'RpcTimeoutError';
+  constructor(method: string, cause?: unknown) {
+    super(method, 'timed out', cause);
+  }
+}
+
 /** The node answered with an HTTP error status (429, 5xx, ...). */
 export class RpcHttpError extends RpcError {
   override name = 'RpcHttpError';

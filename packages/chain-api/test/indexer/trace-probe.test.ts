@@ -24,11 +24,15 @@ async function freshDb(): Promise<Database> {
   return t.db;
 }
 
-/** Fails the first `times` requests mentioning the trace method with `fault`. */
+/** Whether a request asks for block traces (Parity or debug). */
+const asksTraces = (body: string) =>
+  body.includes('debug_traceBlockByNumber') || body.includes('"trace_block"');
+
+/** Fails the first `times` requests mentioning a trace method with `fault`. */
 function failTraces(fault: Fault, times = 1) {
   let left = times;
   return (_n: number, body: string): Fault => {
-    if (left > 0 && body.includes('debug_traceBlockByNumber')) {
+    if (left > 0 && asksTraces(body)) {
       left--;
       return fault;
     }
@@ -101,9 +105,7 @@ describe('trace capability probe', () => {
   });
 
   it('method not found: /health says unsupported; a restart on a node with traces re-indexes', async () => {
-    proxy.setPolicy((_n, body) =>
-      body.includes('debug_traceBlockByNumber') ? 'methodNotFound' : 'pass',
-    );
+    proxy.setPolicy((_n, body) => (asksTraces(body) ? 'methodNotFound' : 'pass'));
     const db = await freshDb();
     const indexers = await startIndexers({
       db,

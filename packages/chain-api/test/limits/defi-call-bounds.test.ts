@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveChainConfig } from '../../src/chains/index.js';
-import { CALL_GAS, MAX_ETH_CALL_GAS } from '../../src/rpc/call-gas.js';
+import { CALL_GAS, intrinsicGas, MAX_ETH_CALL_GAS } from '../../src/rpc/call-gas.js';
 import { createRpcClient } from '../../src/rpc/create-rpc-client.js';
 import { MULTICALL3_ADDRESS } from '../../src/rpc/probe-capabilities.js';
 import { readCalls } from '../../src/rpc/read-calls.js';
@@ -58,6 +58,7 @@ const gasOf = (params: unknown[]) => {
   const call = params[0] as { gas?: string };
   return call.gas === undefined ? undefined : Number.parseInt(call.gas, 16);
 };
+const dataOf = (params: unknown[]) => String((params[0] as { data?: string }).data ?? '');
 
 describe('DeFi positions of a wallet stuffed with fake position NFTs', () => {
   it('reads at most DEFI_MAX_CONTRACTS ids, warns, and caps the gas of every eth_call', async () => {
@@ -71,12 +72,14 @@ describe('DeFi positions of a wallet stuffed with fake position NFTs', () => {
     for (const c of calls) {
       const gas = gasOf(c.params);
       expect(gas).toBeGreaterThan(0);
-      expect(gas).toBeLessThanOrEqual(MAX_ETH_CALL_GAS);
+      expect(gas).toBeLessThanOrEqual(MAX_ETH_CALL_GAS + intrinsicGas(dataOf(c.params)));
     }
     // Asked one by one in the end (the multicalls revert): ownerOf and positions per id read.
     const direct = calls.filter((c) => (c.params[0] as { to: string }).to === manager);
     expect(direct.length).toBeLessThanOrEqual(2 * CAP);
-    for (const c of direct) expect(gasOf(c.params)).toBe(CALL_GAS);
+    for (const c of direct) {
+      expect(gasOf(c.params)).toBe(CALL_GAS + intrinsicGas(dataOf(c.params)));
+    }
   });
 
   it('a caller-set gas is kept; a Multicall3 batch gets gas per sub-call up to the cap', async () => {
@@ -90,14 +93,18 @@ describe('DeFi positions of a wallet stuffed with fake position NFTs', () => {
       const three = [1, 2, 3].map(() => ({ to: manager, data: '0x8da5cb5b' as const }));
       const at = node.calls.length;
       await readCalls(rpc, MULTICALL3_ADDRESS, three, 5n);
-      expect(gasOf(node.calls[at]!.params)).toBe(3 * CALL_GAS);
+      expect(gasOf(node.calls[at]!.params)).toBe(
+        3 * CALL_GAS + intrinsicGas(dataOf(node.calls[at]!.params)),
+      );
       const many = Array.from({ length: 200 }, () => ({
         to: manager,
         data: '0x8da5cb5b' as const,
       }));
       const next = node.calls.length;
       await readCalls(rpc, MULTICALL3_ADDRESS, many, 5n);
-      expect(gasOf(node.calls[next]!.params)).toBe(MAX_ETH_CALL_GAS);
+      expect(gasOf(node.calls[next]!.params)).toBe(
+        MAX_ETH_CALL_GAS + intrinsicGas(dataOf(node.calls[next]!.params)),
+      );
     } finally {
       await rpc.close();
     }

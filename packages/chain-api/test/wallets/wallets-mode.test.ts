@@ -43,7 +43,10 @@ const reference = new Map<string, Record<string, unknown[]>>();
 const cleanups: (() => Promise<void>)[] = [];
 /** Parity trace calls (backfills prefer them when the node serves them). */
 const PARITY_TRACES = /"trace_(block|transaction)"/;
-/** The trace calls only backfills make (the follower traces with debug_traceBlockByNumber). */
+/**
+ * The trace calls backfills make (a follower traces new blocks with trace_block too when its
+ * start-up probe found it, debug_traceBlockByNumber otherwise).
+ */
 const BACKFILL_TRACES = /"(debug_traceTransaction|trace_block|trace_transaction)"/;
 /** Calls the proxy holds give up soon (the default is 20 s). */
 const fastRpc = { timeoutMs: 2_000 };
@@ -437,9 +440,11 @@ describe('crash and reorg safety', () => {
   it('kill -9 of a sluice-chain process in the fetch phase: nothing half-written, a new process finishes the wallet', async () => {
     const wallet = w.wallets[17] as string;
     // Traces of the wallet's transactions hang: the first process is killed in the fetch phase.
+    // Armed once the process is ready: its start-up probe of trace_block is not the backfill.
+    let armed = false;
     let tracing = false;
     proxy.setPolicy((_, body) => {
-      if (!BACKFILL_TRACES.test(body)) return 'pass';
+      if (!armed || !BACKFILL_TRACES.test(body)) return 'pass';
       tracing = true;
       return 'timeout';
     });
@@ -517,6 +522,7 @@ describe('crash and reorg safety', () => {
     })();
 
     const api = { url: first.url, key };
+    armed = true;
     const partial = await get(api, `/v1/evm/activity/${wallet}?chain_ids=31337&limit=7`);
     expect((partial.body.warnings as { code: string }[])[0]?.code).toBe(
       'WALLET_BACKFILL_IN_PROGRESS',
