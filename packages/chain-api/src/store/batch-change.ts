@@ -3,7 +3,7 @@ import { StoreChangeBuilder } from './changes/store-change.js';
 
 /**
  * Every wallet and token whose answers the batch can change: activity rows, balances, holdings
- * and both sides of its transactions (NFT metadata and sales notify through their own triggers;
+ * and both sides of its transactions, NFT holdings apart (NFT metadata and sales notify through their own triggers;
  * an ERC721's previous owner comes back from the holdings write).
  *
  * @example
@@ -16,12 +16,19 @@ export function batchChange(
   input: { nativeBalances: ReadonlyMap<string, bigint>; newTokens: readonly { address: string }[] },
 ): StoreChangeBuilder {
   const change = new StoreChangeBuilder();
-  for (const a of batch.activity) change.wallet(chain, a.wallet).token(chain, a.tokenAddress);
-  for (const d of batch.erc20Deltas.values()) change.wallet(chain, d.wallet).token(chain, d.token);
-  for (const wallet of input.nativeBalances.keys()) change.wallet(chain, wallet);
+  // Only holdings writes (and NFT activity, to be safe) name a wallet's NFT holdings: an ERC20
+  // or native transfer leaves its cached collectibles alone.
+  for (const a of batch.activity) {
+    if (a.assetType === 'erc721' || a.assetType === 'erc1155') change.wallet(chain, a.wallet);
+    else change.fungibleWallet(chain, a.wallet);
+    change.token(chain, a.tokenAddress);
+  }
+  for (const d of batch.erc20Deltas.values())
+    change.fungibleWallet(chain, d.wallet).token(chain, d.token);
+  for (const wallet of input.nativeBalances.keys()) change.fungibleWallet(chain, wallet);
   for (const m of batch.nft721.values()) change.wallet(chain, m.owner).token(chain, m.contract);
   for (const d of batch.nft1155.values()) change.wallet(chain, d.wallet).token(chain, d.contract);
-  for (const t of batch.txs) change.wallet(chain, t.from).wallet(chain, t.to);
+  for (const t of batch.txs) change.fungibleWallet(chain, t.from).fungibleWallet(chain, t.to);
   for (const t of input.newTokens) change.token(chain, t.address);
   return change;
 }

@@ -34,6 +34,18 @@ export function walletDeps(wallet: string, chainIds: readonly number[]): Dep[] {
   return chainIds.flatMap((id) => [dep('*', id, ''), dep('w', id, key)]);
 }
 
+/**
+ * Dependencies of a wallet's NFT holdings answer (collectibles): changes naming the wallet's
+ * holdings, not its fungible balances or activity.
+ *
+ * @example
+ * nftWalletDeps('0xd8da…', [1]) // 2 deps
+ */
+export function nftWalletDeps(wallet: string, chainIds: readonly number[]): Dep[] {
+  const key = changeKey(wallet);
+  return chainIds.flatMap((id) => [dep('*', id, ''), dep('wn', id, key)]);
+}
+
 /** A token-keyed answer (token info, holders): the token's holders, supply or metadata. */
 export function tokenDeps(chainId: number, token: string): Dep[] {
   return [dep('*', chainId, ''), dep('t', chainId, changeKey(token))];
@@ -151,6 +163,7 @@ export function invalidationOf(change: StoreChange): Invalidation | 'all' {
       continue;
     }
     inv.add(`w:${id}`, c.wallets);
+    inv.add(`wn:${id}`, c.nftWallets);
     inv.add(`t:${id}`, c.tokens);
     inv.add(`n:${id}`, c.collections);
     const pricesMoved = c.allPrices || c.prices.size > 0;

@@ -185,6 +185,26 @@ describe('ResponseCache', () => {
     expect((await cache.getOrFill('huge', fill(400))).outcome).toBe('miss');
     expect((await cache.getOrFill('huge', fill(400))).outcome).toBe('miss');
   });
+
+  it('gives entries read since the last eviction a second chance, once', async () => {
+    const cache = new ResponseCache({ maxBytes: 1_000, maxAgeMs: 60_000 });
+    const fill = (n: number) => async () => body('x'.repeat(n));
+    for (const key of ['a', 'b', 'c', 'd']) await cache.getOrFill(key, fill(240));
+    // Every entry read: the pass clears their marks, then evicts the oldest (a), never e itself.
+    for (const key of ['a', 'b', 'c', 'd']) await cache.getOrFill(key, fill(240));
+    expect((await cache.getOrFill('e', fill(240))).outcome).toBe('miss');
+    expect(cache.size).toBe(4);
+    expect(cache.bytes).toBeLessThanOrEqual(1_000);
+    // b, c and d lost their marks; c is read again. e was never read since it was kept: it goes.
+    expect((await cache.getOrFill('c', fill(240))).outcome).toBe('hit');
+    await cache.getOrFill('f', fill(240));
+    expect(cache.size).toBe(4);
+    for (const key of ['b', 'c', 'd', 'f']) {
+      expect((await cache.getOrFill(key, fill(240))).outcome).toBe('hit');
+    }
+    expect((await cache.getOrFill('e', fill(240))).outcome).toBe('miss');
+    expect((await cache.getOrFill('a', fill(240))).outcome).toBe('miss');
+  });
 });
 
 describe('nextMinute', () => {

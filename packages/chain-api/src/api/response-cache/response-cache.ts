@@ -47,6 +47,8 @@ interface Entry {
   body: CachedBody;
   live: LiveBody | undefined;
   repricing: Promise<CachedBody | undefined> | undefined;
+  /** Read since it was last passed over for eviction (a second chance; see `#evict`). */
+  used: boolean;
 }
 
 export interface CacheFill {
@@ -123,9 +125,10 @@ export class ResponseCache {
             repriced = true;
           }
         }
-        if (this.#entries.get(key) === entry || repriced) {
-          // Refresh recency: Map iteration order is the eviction order.
-          if (this.#entries.delete(key)) this.#entries.set(key, entry);
+        // A failed reprice may have dropped the entry meanwhile.
+        if (repriced || this.#entries.get(key) === entry) {
+          // A flag, not a move to the end of the Map: a hit stays a lookup and a store.
+          entry.used = true;
           if (!fresh && this.#inflight.get(key)?.seq !== this.#seq) {
             // A failed refresh leaves the stale entry; past staleUntil callers see the error.
             this.#fill(key, fill).catch(() => {});
@@ -242,12 +245,39 @@ export class ResponseCache {
       body: result.body,
       live: result.live,
       repricing: undefined,
+      used: false,
     });
     this.#index.add(key, result.deps);
     this.#bytes += bytes;
-    for (const [oldKey, old] of this.#entries) {
+    if (this.#bytes > this.#maxBytes) this.#evict(key);
+  }
+
+  /**
+   * Drops entries, oldest first, until the budget holds; one read since it was last passed over
+   * moves to the end instead (CLOCK, close to least recently used without reordering on every
+   * hit). Each entry moves at most once per call, so this ends. `stored`, just kept, stays.
+   */
+  #evict(stored: string): void {
+    const moved: [string, Entry][] = [];
+    for (const [key, entry] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;
-      this.#delete(oldKey, old);
+      if (key === stored) continue;
+      if (entry.used) {
+        entry.used = false;
+        moved.push([key, entry]);
+      } else {
+        this.#delete(key, entry);
+      }
+    }
+    // Moved after the pass (a Map iterator would visit re-inserted keys again).
+    for (const [key, entry] of moved) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+    }
+    // Everything was read since the last pass: evict plain oldest first.
+    for (const [key, entry] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break;
+      if (key !== stored) this.#delete(key, entry);
     }
   }
 

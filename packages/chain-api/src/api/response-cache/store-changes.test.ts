@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   changeKey,
+  parseStoreChange,
   STORE_CHANGED_CHANNEL,
   type StoreChange,
 } from '../../store/changes/store-change.js';
-import { anyChangeDep, invalidationOf, walletDeps } from './cache-deps.js';
+import { anyChangeDep, invalidationOf, nftWalletDeps, walletDeps } from './cache-deps.js';
 import { followStoreChanges, type PayloadFeed, subscribeToFeed } from './store-changes.js';
 
 const wallet = '0xd8da6bf26964af9d7eed9e03e53415d37aa96045';
+const other = '0x00000000219ab540356cbb839cbe05303d7705fa';
 
 /** A feed of several channels, as the replicas deployment's transports are. */
 function fakeFeed(connected: boolean) {
@@ -73,6 +75,7 @@ describe('store change delivery', () => {
           chainId: 1,
           all: false,
           wallets: new Set([changeKey(wallet)]),
+          nftWallets: new Set(),
           tokens: new Set(),
           collections: new Set(),
           prices: new Set(),
@@ -89,5 +92,36 @@ describe('store change delivery', () => {
     expect(inv.matches([anyChangeDep(10)])).toBe(false);
     expect(inv.matches(walletDeps(wallet, [1]))).toBe(true);
     expect(inv.matches(walletDeps(wallet, [10]))).toBe(false);
+    // An ERC20 or native change of the wallet: its NFT holdings did not move.
+    expect(inv.matches(nftWalletDeps(wallet, [1]))).toBe(false);
+  });
+
+  it("drops a wallet's collectibles when its holdings change, or when the writer does not say", () => {
+    const key = changeKey(wallet);
+    const exact = invalidationOf(
+      parseStoreChange(
+        `{"v":1,"s":"s","lsn":null,"c":[{"id":1,"nx":1,"w":"${key}","nw":"${key}"}]}`,
+      ),
+    );
+    const legacy = invalidationOf(
+      parseStoreChange(`{"v":1,"s":"s","lsn":null,"c":[{"id":1,"w":"${key}"}]}`),
+    );
+    const fungible = invalidationOf(
+      parseStoreChange(`{"v":1,"s":"s","lsn":null,"c":[{"id":1,"nx":1,"w":"${key}"}]}`),
+    );
+    for (const inv of [exact, legacy, fungible]) {
+      if (inv === 'all') throw new Error('a wallet change is not a change of everything');
+      expect(inv.matches(walletDeps(wallet, [1]))).toBe(true);
+    }
+    if (exact === 'all' || legacy === 'all' || fungible === 'all') return;
+    expect(exact.matches(nftWalletDeps(wallet, [1]))).toBe(true);
+    expect(legacy.matches(nftWalletDeps(wallet, [1]))).toBe(true);
+    expect(fungible.matches(nftWalletDeps(wallet, [1]))).toBe(false);
+    // A malformed holdings list widens to the whole chain.
+    const bad = invalidationOf(
+      parseStoreChange(`{"v":1,"s":"s","lsn":null,"c":[{"id":1,"nx":1,"w":"${key}","nw":"abc"}]}`),
+    );
+    if (bad === 'all') throw new Error('one chain is coarse, not the schema');
+    expect(bad.matches(nftWalletDeps(other, [1]))).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import type { CollectibleKey, CollectibleRow } from '../queries/collectibles-query.js';
 import { chainsNotReady } from '../readiness.js';
-import { collectionDep, spamDep, walletDeps } from '../response-cache/cache-deps.js';
+import { collectionDep, nftWalletDeps, spamDep } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { collectiblesResponseSchema } from '../schemas/collectible-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
@@ -132,7 +132,8 @@ export function collectiblesRoute(ctx: ApiContext) {
             requestTime,
             // Hidden spam is in no row: any verdict change on the chain may show or hide some.
             deps: [
-              ...walletDeps(address, chainIds),
+              // Holdings only: an ERC20 or native transfer of the wallet leaves this answer.
+              ...nftWalletDeps(address, chainIds),
               ...(query.filter_spam ? chainIds.map(spamDep) : []),
             ],
           },

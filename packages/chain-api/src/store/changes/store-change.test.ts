@@ -44,6 +44,47 @@ describe('store change format', () => {
     expect(byId.get(1)!.prices.size).toBe(0);
   });
 
+  it('tells wallets whose NFT holdings changed from those whose balances only did', () => {
+    const change = new StoreChangeBuilder()
+      .fungibleWallet(1, address(1))
+      .wallet(1, address(2))
+      .fungibleWallet(1, address(2))
+      .fungibleWallet(1, null);
+    const parsed = parseStoreChange(envelope(change.encode()[0]!));
+    const chain = parsed.chains[0]!;
+    expect([...chain.wallets].sort()).toEqual(
+      [changeKey(address(1)), changeKey(address(2))].sort(),
+    );
+    expect([...chain.nftWallets]).toEqual([changeKey(address(2))]);
+    // A writer that does not say (the SQL triggers, older writers): every wallet's holdings.
+    const legacy = parseStoreChange(envelope(`"c":[{"id":1,"w":"${changeKey(address(1))}"}]`))
+      .chains[0]!;
+    expect([...legacy.nftWallets]).toEqual([changeKey(address(1))]);
+  });
+
+  it('splits NFT holdings wallets over messages with every piece exact about them', () => {
+    const change = new StoreChangeBuilder();
+    for (let i = 0; i < 600; i++) change.fungibleWallet(1, address(i + 1));
+    for (let i = 0; i < 300; i++) change.wallet(1, address(50_000 + i));
+    const bodies = change.encode();
+    expect(bodies.length).toBeGreaterThan(2);
+    const wallets = new Set<string>();
+    const nft = new Set<string>();
+    for (const body of bodies) {
+      const payload = envelope(body);
+      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
+      for (const c of parseStoreChange(payload).chains) {
+        expect(c.all).toBe(false);
+        for (const w of c.wallets) wallets.add(w);
+        for (const w of c.nftWallets) nft.add(w);
+      }
+    }
+    expect(wallets.size).toBe(900);
+    expect(nft.size).toBe(300);
+    expect(nft.has(changeKey(address(1)))).toBe(false);
+    expect(nft.has(changeKey(address(50_000)))).toBe(true);
+  });
+
   it('splits a large change into complete messages under the NOTIFY limit', () => {
     const change = new StoreChangeBuilder();
     for (let i = 0; i < 1_000; i++) change.wallet(1, address(i + 1));

@@ -10,7 +10,7 @@
  *
  *     {"v":1,"s":"<schema>","lsn":"0/16B3748"|null,"all":1?,"c":[<chain>, ...]}
  *     <chain> = {"id":1,"all":1?,"w":"<keys>","t":"<keys>","n":"<keys>","p":"<keys>","pa":1?,
- *                "h":"<keys>","ha":1?,"hs":<epoch s>,"spam":1?}
+ *                "h":"<keys>","ha":1?,"hs":<epoch s>,"spam":1?,"nx":1?,"nw":"<keys>"}
  *
  * - `s`: the store's schema (a database may hold several stores); `lsn`: the primary's WAL
  *   position when the change was published (`pg_current_wal_lsn()`, null on PGlite). It is read
@@ -22,6 +22,9 @@
  *   `p` tokens whose current price changed (`pa`: every price of the chain); `h` tokens whose
  *   price history changed at or after `hs` (`ha`: every token's); `spam`: spam verdicts changed;
  *   `all` on a chain: anything on that chain; `all` at the top: anything in the schema.
+ * - `nx`: this piece's `nw` lists exactly the wallets whose NFT holdings changed (each also in
+ *   `w` of the same change); without it every `w` wallet's holdings may have changed. An ERC20
+ *   transfer then leaves a wallet's cached collectibles alone.
  * - A payload that is not JSON (the legacy form: the bare schema name) means `all` for that schema.
  */
 
@@ -40,6 +43,8 @@ export interface ChainStoreChange {
   /** Anything on this chain may have changed. */
   all: boolean;
   wallets: ReadonlySet<string>;
+  /** Wallets whose NFT holdings may have changed (all of `wallets` unless the writer said). */
+  nftWallets: ReadonlySet<string>;
   tokens: ReadonlySet<string>;
   collections: ReadonlySet<string>;
   prices: ReadonlySet<string>;
@@ -85,6 +90,7 @@ function coarseChain(chainId: number): ChainStoreChange {
     chainId,
     all: true,
     wallets: emptySet,
+    nftWallets: emptySet,
     tokens: emptySet,
     collections: emptySet,
     prices: emptySet,
@@ -117,11 +123,14 @@ function parseChain(raw: unknown): ChainStoreChange | undefined {
   // A malformed list cannot be trusted in part: everything on the chain.
   if (!wallets || !tokens || !collections || !prices || !history) return coarseChain(chainId);
   if (c.all) return coarseChain(chainId);
+  const nftWallets = c.nx === 1 ? keysOf(c.nw) : wallets;
+  if (!nftWallets) return coarseChain(chainId);
   const since = c.hs;
   return {
     chainId,
     all: false,
     wallets,
+    nftWallets,
     tokens,
     collections,
     prices,
@@ -167,6 +176,7 @@ export function parseStoreChange(payload: string): StoreChange {
 interface Pending {
   all: boolean;
   wallets: Set<string>;
+  nftWallets: Set<string>;
   tokens: Set<string>;
   collections: Set<string>;
 }
@@ -183,8 +193,11 @@ export const DEFAULT_MAX_BODY_BYTES = 7_600;
 /** 64 messages hold about 12,000 keys per chain; a batch touching more is a backfill. */
 export const DEFAULT_MAX_MESSAGES = 64;
 
-/** Characters of a chain piece besides its keys: `{"id":<id>,"w":"","t":"","n":""}` and a comma. */
-const PIECE_OVERHEAD = 48;
+/**
+ * Characters of a chain piece besides its keys: `{"id":<id>,"nx":1,"w":"","nw":"","t":"","n":""}`
+ * and a comma.
+ */
+const PIECE_OVERHEAD = 64;
 
 /**
  * Collects what a transaction writes (wallets, tokens, collections per chain) and encodes it as
@@ -208,44 +221,53 @@ export class StoreChangeBuilder {
     this.#maxKeys = this.#perPiece * (opts.maxMessages ?? DEFAULT_MAX_MESSAGES);
   }
 
-  #add(chainId: number, field: 'wallets' | 'tokens' | 'collections', address: string): void {
+  #add(
+    chainId: number,
+    fields: readonly ('wallets' | 'nftWallets' | 'tokens' | 'collections')[],
+    address: string,
+  ): void {
     let c = this.#chains.get(chainId);
     if (!c) {
-      c = { all: false, wallets: new Set(), tokens: new Set(), collections: new Set() };
+      c = empty(false);
       this.#chains.set(chainId, c);
     }
     if (c.all) return;
-    c[field].add(changeKey(address));
-    if (c.wallets.size + c.tokens.size + c.collections.size > this.#maxKeys)
+    const key = changeKey(address);
+    for (const field of fields) c[field].add(key);
+    if (c.wallets.size + c.nftWallets.size + c.tokens.size + c.collections.size > this.#maxKeys)
       this.everything(chainId);
   }
 
-  /** A wallet's balances, holdings, activity or transactions changed. */
+  /** A wallet's balances, NFT holdings, activity or transactions changed. */
   wallet(chainId: number, address: string | null | undefined): this {
-    if (address) this.#add(chainId, 'wallets', address);
+    if (address) this.#add(chainId, ['wallets', 'nftWallets'], address);
+    return this;
+  }
+
+  /**
+   * A wallet's balances, activity or transactions changed, but not its NFT holdings: its cached
+   * collectibles stay.
+   */
+  fungibleWallet(chainId: number, address: string | null | undefined): this {
+    if (address) this.#add(chainId, ['wallets'], address);
     return this;
   }
 
   /** A token's holders, supply or stored metadata changed. */
   token(chainId: number, address: string | null | undefined): this {
-    if (address) this.#add(chainId, 'tokens', address);
+    if (address) this.#add(chainId, ['tokens'], address);
     return this;
   }
 
   /** An NFT collection's token metadata, collection data or sales changed. */
   collection(chainId: number, address: string | null | undefined): this {
-    if (address) this.#add(chainId, 'collections', address);
+    if (address) this.#add(chainId, ['collections'], address);
     return this;
   }
 
   /** Anything on the chain may have changed. */
   everything(chainId: number): this {
-    this.#chains.set(chainId, {
-      all: true,
-      wallets: new Set(),
-      tokens: new Set(),
-      collections: new Set(),
-    });
+    this.#chains.set(chainId, empty(true));
     return this;
   }
 
@@ -276,10 +298,21 @@ export class StoreChangeBuilder {
   }
 }
 
+function empty(all: boolean): Pending {
+  return {
+    all,
+    wallets: new Set(),
+    nftWallets: new Set(),
+    tokens: new Set(),
+    collections: new Set(),
+  };
+}
+
 /** One chain's change as `{"id":..}` objects of at most `perPiece` keys each. */
 function chainPieces(chainId: number, c: Pending, perPiece: number): string[] {
-  const head = `{"id":${chainId}`;
-  if (c.all) return [`${head},"all":1}`];
+  if (c.all) return [`{"id":${chainId},"all":1}`];
+  // Every piece says its `nw` is exact: a reader applies pieces one by one.
+  const head = `{"id":${chainId},"nx":1`;
   const pieces: string[] = [];
   let parts: string[] = [];
   let room = perPiece;
@@ -290,6 +323,7 @@ function chainPieces(chainId: number, c: Pending, perPiece: number): string[] {
   };
   const fields: [string, Set<string>][] = [
     ['w', c.wallets],
+    ['nw', c.nftWallets],
     ['t', c.tokens],
     ['n', c.collections],
   ];
