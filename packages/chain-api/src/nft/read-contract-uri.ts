@@ -16,8 +16,6 @@ const nftAbi = parseAbi([
 
 type NftFunction = 'tokenURI' | 'uri' | 'name' | 'symbol';
 
-const NFT_READ_GAS = 30_000_000;
-
 /** `eth_call` of a string getter at the latest block. */
 async function readString(
   client: RpcClient,
@@ -28,11 +26,7 @@ async function readString(
   const data = encodeFunctionData({ abi: nftAbi, functionName, args } as Parameters<
     typeof encodeFunctionData<typeof nftAbi>
   >[0]);
-  // The background worker, not a caller's request, pays for this read: a block's worth of gas
-  // (what nodes give an eth_call without one), so on-chain documents of megabytes (memory alone
-  // costs ~20M gas at 3 MB) answer and are judged by their size, not cut off as out of gas.
-  const gas = `0x${NFT_READ_GAS.toString(16)}`;
-  const result = await client.request<Hex>('eth_call', [{ to: contract, data, gas }, 'latest']);
+  const result = await client.request<Hex>('eth_call', [{ to: contract, data }, 'latest']);
   return decodeFunctionResult({ abi: nftAbi, functionName, data: result }) as string;
 }
 

@@ -52,6 +52,12 @@ export interface RpcClientOptions {
    * control (a contract's `tokenURI`) use a smaller one.
    */
   maxResponseBytes?: number;
+  /**
+   * Give every `eth_call` without a `gas` the per-call cap (`withCallGas`; default true). The NFT
+   * worker's client turns it off: its reads are background work bounded by its own concurrency,
+   * answer size and timeout, and on-chain documents may need the node's whole call gas.
+   */
+  capCallGas?: boolean;
   /** The node's shared transport (from the node client registry); default: a transport of its own. */
   transport?: NodeTransport;
 }
@@ -124,6 +130,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     lastSuccessAt: undefined,
   };
   const transport = options.transport ?? createNodeTransport(options.url);
+  const capGas =
+    options.capCallGas === false ? (_m: string, params: unknown[]) => params : withCallGas;
   const sendOpts =
     options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes };
   const send: Sender = (body, signal) =>
@@ -162,7 +170,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         const id = nextId++;
         ids.set(id, i);
         const call = calls[i] as RpcCall;
-        return { id, method: call.method, params: withCallGas(call.method, call.params) };
+        return { id, method: call.method, params: capGas(call.method, call.params) };
       });
       const method = body.length === 1 ? (body[0]?.method ?? 'batch') : 'batch';
       const sizeKey = body[0]?.method ?? 'batch';

@@ -24,6 +24,7 @@ const purposeOptions: Record<NodePurpose, Omit<RpcClientOptions, 'url'>> = {
     batchSize: 100,
     maxConcurrency: 8,
     maxResponseBytes: 10 * 1024 * 1024,
+    capCallGas: false,
   },
 };
 
