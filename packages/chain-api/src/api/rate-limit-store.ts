@@ -84,7 +84,7 @@ export function redisOrLocalStore(
  *
  * @example
  * const store = counterStore(redis, 'sluice-key-lookups:', log.warn);
- * store.incr(ip, (err, { current, ttl }) => {}, 60_000, 100);
+ * store.incr(ip, (err, result) => console.log(err ?? result?.current), 60_000, 100);
  */
 export function counterStore(
   redis: Redis | undefined,

@@ -77,7 +77,7 @@ function chainCount(registry: ChainRegistry<ChainConfig>, raw: string | undefine
  * the 400 and the request costs nothing.
  *
  * @example
- * requestUnits(perChain(4), request, registry); // 8 for chain_ids=1,8453
+ * requestUnits(priceOf('/v1/evm/defi/positions/:address')!, request, registry); // 8 for chain_ids=1,8453
  */
 export function requestUnits(
   price: Price,

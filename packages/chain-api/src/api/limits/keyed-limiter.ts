@@ -5,7 +5,7 @@
  *
  * @example
  * const slots = new KeyedLimiter(2);
- * await slots.run('key-a', () => readFromNode(), request.signal);
+ * await slots.run('key-a', () => rpc.request('eth_blockNumber', []), request.signal);
  */
 export class KeyedLimiter {
   private readonly active = new Map<string, number>();

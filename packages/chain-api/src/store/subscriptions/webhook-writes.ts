@@ -44,7 +44,9 @@ const CHANGE_COLUMNS: Record<keyof WebhookChanges, string> = {
  * in as one array, so 10,000 of them cost one round trip.
  *
  * @example
- * const row = await insertWebhook(db, { id, keyId, name: 'n', url, type: 'balances', ... });
+ * const row = await insertWebhook(db, { id, keyId, name: 'n', url, type: 'balances', active: true,
+ *   confirmations: 0, secret, addresses: [], chainIds: null, transactionType: null,
+ *   counterparty: null, activityType: null, assetType: null, tokenAddress: null });
  */
 export async function insertWebhook(db: Queryable, w: NewWebhook): Promise<WebhookRow> {
   const { rows } = await db.query(
