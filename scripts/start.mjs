@@ -7,6 +7,7 @@
 // Each service runs in its own process group (sh, node and the devnet's anvil's parent), so
 // SIGINT/SIGTERM stop all of it: TERM to every group, KILL to what is left after a grace period.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -135,8 +136,20 @@ const children = [];
 let stopping = false;
 let exitCode = 0;
 
+// The chain API's devnet demo subscribes the webhooks demo receiver: both get one fresh secret,
+// and the chain API may deliver to that local receiver (its SSRF check refuses loopback).
+const demoSecret =
+  process.env.SLUICE_DEMO_WEBHOOK_SECRET || `whsec_demo_${randomBytes(24).toString('base64url')}`;
+const receiver = list.find((s) => s.dir === 'webhooks');
+
 for (const s of list) {
   const env = { ...process.env, PORT: String(s.port) };
+  env.SLUICE_DEMO_WEBHOOK_SECRET = demoSecret;
+  if (s.dir === 'chain-api' && receiver) {
+    const host = `127.0.0.1:${receiver.port}`;
+    env.SLUICE_DEMO_WEBHOOK_URL = `http://${host}/chain-deliveries`;
+    env.WEBHOOK_ALLOW_HOSTS = [process.env.WEBHOOK_ALLOW_HOSTS, host].filter(Boolean).join(',');
+  }
   if (s.dataDir) env.DATA_DIR = s.dataDir;
   // The package's start script through sh, as npm would run it, minus npm's own start-up time.
   env.PATH = [join(s.cwd, 'node_modules', '.bin'), join(root, 'node_modules', '.bin'), env.PATH]

@@ -10,6 +10,8 @@ export function printBanner(opts: {
   chains: readonly ChainConfig[];
   devnet: Devnet | undefined;
   demoKey: string | undefined;
+  /** A local receiver to show a webhook subscription with (devnet demo only). */
+  demoWebhook?: { url: string; secret: string } | undefined;
 }): void {
   const address = opts.app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
@@ -41,6 +43,7 @@ export function printBanner(opts: {
     `  curl -s -H 'X-Sim-Api-Key: ${key}' '${base}/v1/evm/balances/${wallet}/token/native?chain_ids=${opts.chains[0]?.chainId ?? 1}'`,
     `  curl -s -H 'X-Sim-Api-Key: ${key}' '${base}/v1/evm/defi/positions/${wallet}'`,
     '',
+    ...(opts.devnet && opts.demoWebhook ? webhookDemo(base, key, wallet, opts.demoWebhook) : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -49,4 +52,25 @@ function demoWallet(devnet: Devnet): string {
   // Alice trades, holds NFTs, LP shares, v3 positions and vault shares, and gets airdrops in the
   // scenario: the most telling demo wallet.
   return devnet.manifest.wallets.alice;
+}
+
+/** A subscription aimed at the demo receiver: the devnet's trickle gives the wallet activity. */
+function webhookDemo(
+  base: string,
+  key: string,
+  wallet: string,
+  hook: { url: string; secret: string },
+): string[] {
+  const body = JSON.stringify({
+    name: 'devnet demo',
+    url: hook.url,
+    type: 'activities',
+    addresses: [wallet],
+    secret: hook.secret,
+  });
+  return [
+    'Push: subscribe the demo receiver to this wallet (it verifies each signed delivery):',
+    `  curl -s -X POST -H 'X-Sim-Api-Key: ${key}' -H 'content-type: application/json' '${base}/beta/evm/subscriptions/webhooks' -d '${body}'`,
+    '',
+  ];
 }

@@ -186,7 +186,15 @@ export async function serveCommand(
 
     // With the devnet, print the banner once its first backfill is done so the curls answer data.
     if (devnet) await waitUntilReady(statusSource, 120_000);
-    printBanner({ app, host, port: config.port, chains, devnet, demoKey });
+    printBanner({
+      app,
+      host,
+      port: config.port,
+      chains,
+      devnet,
+      demoKey,
+      demoWebhook: config.devnet.demoWebhook,
+    });
     return { stop };
   } catch (error) {
     await stop();

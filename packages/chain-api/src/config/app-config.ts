@@ -71,5 +71,10 @@ export interface AppConfig {
     anvilPath: string | undefined;
     path: string | undefined;
     contractsCache: string | undefined;
+    /**
+     * A webhook receiver the devnet banner shows how to subscribe (SLUICE_DEMO_WEBHOOK_URL and
+     * SLUICE_DEMO_WEBHOOK_SECRET, set by the repository's `npm start` for its demo receiver).
+     */
+    demoWebhook: { url: string; secret: string } | undefined;
   };
 }

@@ -106,6 +106,13 @@ export function loadConfig(env: Env): AppConfig {
       anvilPath: env.ANVIL_PATH || undefined,
       path: env.PATH,
       contractsCache: text(env, 'SLUICE_CONTRACTS_CACHE'),
+      demoWebhook: demoWebhook(env),
     },
   };
+}
+
+function demoWebhook(env: Env): { url: string; secret: string } | undefined {
+  const url = text(env, 'SLUICE_DEMO_WEBHOOK_URL');
+  const secret = text(env, 'SLUICE_DEMO_WEBHOOK_SECRET');
+  return url && secret ? { url, secret } : undefined;
 }

@@ -17,6 +17,7 @@ const claimed: ClaimedDelivery = {
   url: 'https://example.com/hook',
   type: 'balances',
   secret: 'whsec_test',
+  previousSecret: null,
 };
 
 describe('deliveryRequest', () => {
@@ -38,6 +39,18 @@ describe('deliveryRequest', () => {
     expect(await verify('whsec_other', body.toString(), signature)).toBe(false);
     expect(await verify('whsec_test', `${body.toString()} `, signature)).toBe(false);
     expect(signBody('whsec_test', body)).toBe(signature);
+    expect(headers['dune-webhook-signature-previous']).toBeUndefined();
+  });
+
+  it('during a rotation grace period, a receiver holding either secret verifies', async () => {
+    const rotated = { ...claimed, secret: 'whsec_new', previousSecret: 'whsec_old' };
+    const { body, headers } = deliveryRequest(rotated, new Date());
+    const text = body.toString();
+    const current = headers['dune-webhook-signature']!;
+    const previous = headers['dune-webhook-signature-previous']!;
+    expect(await verify('whsec_new', text, current)).toBe(true);
+    expect(await verify('whsec_old', text, previous)).toBe(true);
+    expect(await verify('whsec_old', text, current)).toBe(false);
   });
 });
 

@@ -23,7 +23,8 @@ export function signBody(secret: string, body: Buffer): string {
  * The body and headers of one attempt of a claimed delivery. The body is the stored items inside
  * the type's object, byte for byte as signed; `dune-webhook-retry-index` counts attempts from 0 and
  * `dune-webhook-delivery-id` stays the same across retries and redeliveries (receivers drop
- * duplicates by it).
+ * duplicates by it). During a rotation's grace period `dune-webhook-signature-previous` carries
+ * the signature with the replaced secret, so a receiver still holding it verifies too.
  *
  * @example
  * const { body, headers } = deliveryRequest(claimed, new Date());
@@ -45,6 +46,9 @@ export function deliveryRequest(
       'dune-webhook-retry-index': String(delivery.attempt - 1),
       'dune-webhook-delivery-id': delivery.id,
       'dune-webhook-signature': signBody(delivery.secret, body),
+      ...(delivery.previousSecret
+        ? { 'dune-webhook-signature-previous': signBody(delivery.previousSecret, body) }
+        : {}),
     },
   };
 }

@@ -43,6 +43,18 @@ async function expectPlainError(
 }
 
 describe('create body validation', () => {
+  it('takes a caller-chosen signing secret, or refuses a weak one naming the field', async () => {
+    const chosen = 'demo-secret-configured-on-the-receiver';
+    const ok = await a.send('POST', BASE, createBody({ secret: chosen }));
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.secret).toBe(chosen);
+    for (const bad of ['short', 'x'.repeat(257), 'has spaces in it and is long enough', 42]) {
+      expect(await expectPlainError(a.send('POST', BASE, createBody({ secret: bad })))).toMatch(
+        /`secret`/,
+      );
+    }
+  });
+
   it.each(['name', 'url', 'type', 'addresses'])('names a missing %s', async (field) => {
     const body = createBody();
     delete body[field];

@@ -5,7 +5,11 @@ const port = Number(process.env.PORT ?? 3200);
 const host = process.env.HOST ?? '127.0.0.1';
 
 try {
-  const demo = await startDemoReceiver({ port, host });
+  const demo = await startDemoReceiver({
+    port,
+    host,
+    secret: process.env.SLUICE_DEMO_WEBHOOK_SECRET || undefined,
+  });
   console.log(`@sluice/webhooks demo receiver listening on ${demo.url}`);
   console.log(`what it is and how to try it: ${new URL('/', demo.url)} (open in a browser)`);
   console.log(`demo secret (generated now, for this demo only): ${demo.secret}`);

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { startDemoReceiver } from './start-demo-receiver.js';
+import { sign } from '../methods/sign.js';
+import { CHAIN_PATH, startDemoReceiver } from './start-demo-receiver.js';
 
 it('prints a working signed curl request for a fresh secret', async () => {
   const lines: string[] = [];
@@ -93,6 +94,38 @@ it('GET / says what it is: HTML for browsers, JSON for tools; the printed URL op
     const head = await fetch(root, { method: 'HEAD', headers: { accept: BROWSER_ACCEPT } });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  } finally {
+    await demo.close();
+  }
+});
+
+it('verifies chain API deliveries signed with the shared demo secret', async () => {
+  const lines: string[] = [];
+  const secret = 'demo-secret-shared-with-the-chain-api';
+  const demo = await startDemoReceiver({ port: 0, secret, print: (line) => lines.push(line) });
+  try {
+    const url = new URL(CHAIN_PATH, demo.url);
+    const body = JSON.stringify({ activities: [{ type: 'send' }, { type: 'receive' }] });
+    const headers = {
+      'content-type': 'application/json',
+      'dune-webhook-type': 'activities',
+      'dune-webhook-chain-id': '31337',
+      'dune-webhook-retry-index': '0',
+      'dune-webhook-delivery-id': 'd-1',
+      'dune-webhook-signature': await sign(secret, body),
+    };
+    const ok = await fetch(url, { method: 'POST', headers, body });
+    expect(ok.status).toBe(200);
+    expect(lines.at(-1)).toBe(
+      'chain delivery d-1: activities on chain 31337, 2 item(s), retry 0, signature verified',
+    );
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'dune-webhook-signature': await sign('another-secret', body) },
+      body,
+    });
+    expect(forged.status).toBe(401);
+    expect(lines.at(-1)).toBe('rejected chain delivery: signature does not verify');
   } finally {
     await demo.close();
   }

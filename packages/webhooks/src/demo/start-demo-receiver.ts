@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verify } from '../methods/verify.js';
 import { createNodeMiddleware } from '../middleware/node/create-node-middleware.js';
 import { DEFAULT_PATH } from '../middleware/resolve-middleware-options.js';
 import { Webhooks } from '../webhooks.js';
@@ -41,10 +42,16 @@ export interface DemoReceiver {
  * ```
  */
 export async function startDemoReceiver(
-  options: { port?: number; host?: string; print?: (line: string) => void } = {},
+  options: {
+    port?: number;
+    host?: string;
+    print?: (line: string) => void;
+    /** The demo secret (default: a fresh random one). */
+    secret?: string;
+  } = {},
 ): Promise<DemoReceiver> {
   const { port = 3200, host = '127.0.0.1', print = console.log } = options;
-  const secret = randomBytes(24).toString('base64url');
+  const secret = options.secret ?? randomBytes(24).toString('base64url');
   const webhooks = new Webhooks({
     secret,
     log: {
@@ -82,6 +89,10 @@ export async function startDemoReceiver(
         body: '{"status":"ok"}\n',
       });
     }
+    if (method === 'POST' && path === CHAIN_PATH) {
+      receiveChainDelivery(req, res, secret, print);
+      return;
+    }
     middleware(req, res).then((handled) => {
       if (!handled) send(res, method, notFoundPage(method, path, info, accept));
     });
@@ -111,4 +122,53 @@ export async function startDemoReceiver(
     curl,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Where the chain API's signed deliveries (its Subscriptions API) are received in the demo. */
+export const CHAIN_PATH = '/chain-deliveries';
+
+/**
+ * A delivery of `@sluice/chain-api`'s Subscriptions API: `dune-webhook-signature` is
+ * `sha256=<hex>` over the exact body, checked with `verify` and the shared demo secret.
+ */
+function receiveChainDelivery(
+  req: IncomingMessage,
+  res: ServerResponse,
+  secret: string,
+  print: (line: string) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > 4 * 1024 * 1024) req.destroy();
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    const header = (name: string) => String(req.headers[name] ?? '');
+    verify(secret, body, header('dune-webhook-signature'))
+      .catch(() => false)
+      .then((ok) => {
+        if (!ok) {
+          print('rejected chain delivery: signature does not verify');
+          res.writeHead(401, { 'content-type': 'text/plain' }).end('bad signature\n');
+          return;
+        }
+        let items = 0;
+        try {
+          const parsed = JSON.parse(body) as Record<string, unknown>;
+          items = Object.values(parsed).reduce<number>(
+            (n, v) => n + (Array.isArray(v) ? v.length : 0),
+            0,
+          );
+        } catch {
+          // A verified body that is not JSON: still acknowledged, counted as no items.
+        }
+        print(
+          `chain delivery ${header('dune-webhook-delivery-id')}: ${header('dune-webhook-type')} on chain ${header('dune-webhook-chain-id')}, ${items} item(s), retry ${header('dune-webhook-retry-index')}, signature verified`,
+        );
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      });
+  });
 }

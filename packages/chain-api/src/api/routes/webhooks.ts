@@ -82,7 +82,7 @@ export function webhooksRoute(ctx: SubscriptionsContext) {
         const input = parseCreateWebhook(request.body, ctx.supportedChains);
         const refused = await ctx.checkUrl(input.url);
         if (refused) throw invalidField('url', refused);
-        const secret = newWebhookSecret();
+        const secret = input.secret ?? newWebhookSecret();
         const row = await insertWebhook(ctx.db, { ...input, id: newWebhookId(), keyId, secret });
         return { ...webhookJson(row), secret };
       },
@@ -208,7 +208,7 @@ export function webhooksRoute(ctx: SubscriptionsContext) {
           tags,
           summary: 'Rotate the signing secret',
           description:
-            'Sluice extension. Issues a new signing secret, shown only in this answer; the previous one keeps signing deliveries too for `grace_period_seconds` (default 24 h, 0 to 7 days) so receivers can switch without losing any.',
+            'Sluice extension. Issues a new signing secret, shown only in this answer; deliveries also carry `dune-webhook-signature-previous`, made with the previous secret, for `grace_period_seconds` (default 24 h, 0 to 7 days) so receivers can switch without losing any.',
           operationId: 'rotateWebhookSecret',
           params: webhookIdParams,
           body: rotateSecretBodySchema,

@@ -49,6 +49,18 @@ export interface CreateWebhookInput extends WebhookFilters {
   active: boolean;
   confirmations: number;
   addresses: string[];
+  /** A signing secret the caller chose (ours: for receivers configured ahead); else generated. */
+  secret?: string;
+}
+
+/** `secret` (optional, ours): 24 to 256 visible ASCII characters. */
+function secretField(body: Body): string | undefined {
+  const secret = stringField(body, 'secret', { maxLength: 256, nullable: true });
+  if (secret === null || secret === undefined) return undefined;
+  if (!/^[\x21-\x7e]{24,256}$/.test(secret)) {
+    throw invalidField('secret', 'expected 24 to 256 visible ASCII characters');
+  }
+  return secret;
 }
 
 /** `name`; with `nullable` (PATCH) a null one is no change. */
@@ -131,6 +143,7 @@ export function parseCreateWebhook(
   if (addresses === undefined) throw invalidField('addresses', 'expected an array, got null');
   const filters = filterFields(body, supportedChains);
   checkTypeFilters(body, type, 'INVALID_BODY');
+  const secret = secretField(body);
   return {
     name,
     url,
@@ -138,6 +151,7 @@ export function parseCreateWebhook(
     active: booleanField(body, 'active') ?? true,
     confirmations: integerField(body, 'confirmations', 0, MAX_CONFIRMATIONS) ?? 0,
     addresses,
+    ...(secret !== undefined ? { secret } : {}),
     chainIds: filters.chainIds ?? null,
     transactionType: filters.transactionType ?? null,
     counterparty: filters.counterparty ?? null,

@@ -17,6 +17,8 @@ export interface ClaimedDelivery {
   url: string;
   type: WebhookType;
   secret: string;
+  /** The secret a rotation replaced, while its grace period lasts (signs a second header). */
+  previousSecret: string | null;
 }
 
 interface ClaimRow {
@@ -32,6 +34,7 @@ interface ClaimRow {
   url: string;
   type: WebhookType;
   secret: string;
+  previous_secret: string | null;
 }
 
 const claimable = `((d.status = 'pending' and d.next_attempt_at <= now())
@@ -80,7 +83,9 @@ export async function claimDeliveries(
        from locked l, webhooks w
       where d.id = l.id and w.id = d.webhook_id
      returning d.id, d.webhook_id, d.chain_id, d.block_number::text as block_number, d.removal,
-               d.items::text as items, d.item_count, d.attempts, d.created_at, w.url, w.type, w.secret`,
+               d.items::text as items, d.item_count, d.attempts, d.created_at, w.url, w.type, w.secret,
+               case when w.previous_secret_expires_at > now() then w.previous_secret end
+                 as previous_secret`,
     [limit, leaseMs],
   );
   return rows.map((r) => ({
@@ -96,6 +101,7 @@ export async function claimDeliveries(
     url: r.url,
     type: r.type,
     secret: r.secret,
+    previousSecret: r.previous_secret,
   }));
 }
 
