@@ -85,10 +85,12 @@ export function createKeyVerifier(
 
   const inFlight = new Map<string, Promise<ActiveKey | undefined>>();
   const lookUp = async (hash: string, now: number, clientIp: string | undefined) => {
-    if (opts.lookupLimit && clientIp !== undefined) await opts.lookupLimit.take(clientIp);
+    const limit = clientIp === undefined ? undefined : opts.lookupLimit;
+    limit?.check(clientIp as string);
     const active = await store.findActiveByHash(hash);
     if (!active) {
       rememberUnknown(hash, now);
+      await limit?.take(clientIp as string);
       return undefined;
     }
     if (cache.size >= maxEntries) cache.clear();
