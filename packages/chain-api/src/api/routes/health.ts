@@ -3,7 +3,7 @@ import type { ModeStatus } from '../../ingest/indexer-mode.js';
 import { periodBounds } from '../../keys/usage-period.js';
 import type { UsageTotals } from '../../keys/usage-store.js';
 import type { ReadServerStatus } from '../../replicas/read-server.js';
-import { deliveryStats } from '../../store/subscriptions/delivery-stats.js';
+import { type DeliveryStats, deliveryStats } from '../../store/subscriptions/delivery-stats.js';
 import type { Dispatcher } from '../../subscriptions/dispatcher.js';
 import type { ApiContext } from '../context.js';
 
@@ -170,6 +170,16 @@ export function healthRoute(
     usage?: (() => Promise<UsageTotals>) | undefined;
   },
 ) {
+  // /health is public and not rate limited: the outbox count is read at most once a second,
+  // shared by the callers of that second, so a flood of health checks costs one query.
+  let outboxMemo: { at: number; value: Promise<DeliveryStats | undefined> } | undefined;
+  const outboxStats = () => {
+    const at = Date.now();
+    if (!outboxMemo || at - outboxMemo.at > 1_000) {
+      outboxMemo = { at, value: deliveryStats(ctx.writeDb).catch(() => undefined) };
+    }
+    return outboxMemo.value;
+  };
   return async (app: FastifyInstance) => {
     app.get(
       '/health',
@@ -197,7 +207,7 @@ export function healthRoute(
             .send({ status: 'error', database: 'unreachable', chains: [], ...readServers() });
         }
         const status = chains.every((chain) => chain.ready) ? 'ok' : 'syncing';
-        const stats = await deliveryStats(ctx.writeDb).catch(() => undefined);
+        const stats = await outboxStats();
         const dispatcher = ctx.webhooks?.counters();
         const webhooks = stats
           ? { webhooks: { ...stats, ...(dispatcher ? { dispatcher } : {}) } }
