@@ -9,30 +9,26 @@ import {
   saveCollectionInfo,
 } from '../store/nft/collection-store.js';
 import {
-  type ClaimedToken,
   claimDue,
   claimSamples,
   enqueueMissing,
   markCollectionsDirty,
-  saveFailure,
-  saveRetryLater,
-  saveSuccess,
-  saveUnchanged,
 } from '../store/nft/metadata-store.js';
 import { defaultRetrySchedule, type RetrySchedule, retryDelay } from './backoff.js';
-import { boundMetadata, storedMetadataLimits, storedTokenUri } from './bound-metadata.js';
 import { discoverCollections, ensureCollections } from './collection-discovery.js';
-import { describeError, NftError } from './errors.js';
+import { describeError } from './errors.js';
 import { normalizeGateways } from './gateways.js';
 import { forEachConcurrent, KeyedLimiter } from './keyed-limiter.js';
-import { loadMetadata } from './load-metadata.js';
-import { readCollectionInfo, readTokenUri } from './read-contract-uri.js';
-import { resolveUri } from './resolve-uri.js';
+import { emptyNftPassStats, type NftPassStats } from './nft-pass-stats.js';
+import { createTokenProcessor } from './process-token.js';
+import { readCollectionInfo } from './read-contract-uri.js';
 import { createSafeFetcher, type Resolver } from './safe-fetch.js';
 import { type ManualClassification, spamConfig } from './spam/spam-config.js';
 import { computeSpamScores } from './spam/spam-store.js';
-import { isContentAddressedUri } from './spam/text-signals.js';
 import type { SpamFeature } from './spam/weights.js';
+
+export type { NftPassStats } from './nft-pass-stats.js';
+
 import { requeueUriEvents } from './uri-events.js';
 
 /** Options of {@link startNftWorker}. */
@@ -92,48 +88,6 @@ export interface NftWorkerOptions {
   resolve?: Resolver;
 }
 
-/** What one pass of the worker did. */
-export interface NftPassStats {
-  queued: number;
-  fetched: number;
-  unchanged: number;
-  failed: number;
-  /** Tokens nobody holds any more, put aside without an RPC call. */
-  skipped: number;
-  /** Tokens put back because the chain's node did not answer (not counted as failures). */
-  deferred: number;
-  /** Tokens re-queued by an ERC-1155 `URI` event. */
-  requeued: number;
-  /** Collections seen for the first time (from indexed transfers or queued tokens). */
-  discovered: number;
-  /** Known collections whose new transfers asked for a re-score. */
-  touched: number;
-  /** Collections whose name/symbol were read from the contract. */
-  collections: number;
-  scored: number;
-  /**
-   * Why the pass stopped early, when it did: the counts above are the work it committed before
-   * that (discovery and fetched metadata are saved as they go, so they are not lost with the pass).
-   */
-  error?: string;
-}
-
-function emptyStats(): NftPassStats {
-  return {
-    queued: 0,
-    fetched: 0,
-    unchanged: 0,
-    failed: 0,
-    skipped: 0,
-    deferred: 0,
-    requeued: 0,
-    discovered: 0,
-    touched: 0,
-    collections: 0,
-    scored: 0,
-  };
-}
-
 /** A running NFT worker. */
 export interface NftWorker {
   /** Stops after aborting in-flight fetches; resolves when the worker is idle. */
@@ -161,10 +115,6 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   const pollMs = options.pollIntervalMs ?? 1_000;
   const recheckMs = options.recheckIntervalMs ?? 24 * 3_600_000;
   const enqueueIntervalMs = options.enqueueIntervalMs ?? 300_000;
-  const rpcRetryMs = 30_000;
-  // A token whose read the node never answers (a uri() that runs out the timeout every time)
-  // is retried every 30 s this many times, then counted as failing (with the failure backoff).
-  const maxDeferrals = 5;
   for (const [name, value] of [
     ['discoveryBlocks', options.discoveryBlocks],
     ['spamEvidenceDebounceMs', options.spamEvidenceDebounceMs],
@@ -212,95 +162,22 @@ export async function startNftWorker(options: NftWorkerOptions): Promise<NftWork
   let lastEnqueue = 0;
   let discoveryBehind = false;
 
-  /** Processes one claimed token; true when its stored metadata changed. */
-  async function processToken(token: ClaimedToken, stats: NftPassStats): Promise<boolean> {
-    const client = clients.get(token.chainId);
-    if (!client) return false;
-    if (!token.held) {
-      // Burned (or all units gone): nothing to show, and tokenURI usually reverts. Look again
-      // at the slowest retry pace in case it is minted again.
-      await saveFailure(db, token, null, 'NOT_HELD: no current holder', schedule.maxMs);
-      stats.skipped++;
-      return false;
-    }
-    let uri: string | null = null;
-    try {
-      const read = await readTokenUri(client, token.contract, token.tokenId, token.standard);
-      // What the store keeps of it: verbatim, or a digest of a long data: URI.
-      uri = storedTokenUri(read);
-      if (uri.length > storedMetadataLimits.uriChars) {
-        uri = null;
-        throw new NftError('TOO_LARGE', `token URI of ${read.length} characters`);
-      }
-      // A daily re-check: immutable (IPFS/Arweave/data:) documents are only refetched when the
-      // URI changed; server-hosted ones are refetched anyway (reveals without ERC-4906 events).
-      if (token.status === 'ok' && token.uri === uri && isContentAddressedUri(uri)) {
-        await saveUnchanged(db, token, recheckMs);
-        stats.unchanged++;
-        return false;
-      }
-      const source = resolveUri(read, gateways);
-      const host = source.kind === 'url' ? new URL(source.url).host : 'inline';
-      const loaded = await perHost.run(host, () =>
-        loadMetadata(read, {
-          fetcher,
-          gateways,
-          signal: abort.signal,
-          ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
-        }),
-      );
-      const bounded = boundMetadata(loaded);
-      const limited = [
-        ...(uri === read
-          ? []
-          : [`uri: data: URI of ${read.length} characters stored as its digest`]),
-        ...(bounded.limited === null ? [] : [bounded.limited]),
-      ];
-      const saved = await saveSuccess(
-        db,
-        token,
-        uri,
-        bounded.meta,
-        recheckMs,
-        limited.length > 0 ? limited.join('; ') : null,
-      );
-      if (!saved) return false;
-      stats.fetched++;
-      return true;
-    } catch (error) {
-      if (stopping) return false; // the lease expires and the token is retried on the next start
-      if (
-        error instanceof NftError &&
-        error.code === 'RPC_UNAVAILABLE' &&
-        token.deferrals < maxDeferrals
-      ) {
-        await saveRetryLater(db, token, rpcRetryMs);
-        stats.deferred++;
-        return false;
-      }
-      const text = describeError(error);
-      // A document refused for its size stays refused until its URI changes: the slowest pace.
-      const delay =
-        error instanceof NftError && error.code === 'TOO_LARGE'
-          ? schedule.maxMs
-          : retryDelay(token.attempts + 1, schedule);
-      await saveFailure(db, token, uri, text, delay);
-      stats.failed++;
-      log.debug(
-        {
-          chainId: token.chainId,
-          contract: token.contract,
-          tokenId: token.tokenId.toString(),
-          error: text,
-        },
-        'nft metadata failed',
-      );
-      return true;
-    }
-  }
+  const processToken = createTokenProcessor({
+    db,
+    clients,
+    log,
+    fetcher,
+    gateways,
+    perHost,
+    schedule,
+    recheckMs,
+    signal: abort.signal,
+    stopping: () => stopping,
+    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
+  });
 
   async function runPass(): Promise<NftPassStats> {
-    const stats = emptyStats();
+    const stats = emptyNftPassStats();
     try {
       await passSteps(stats);
     } catch (error) {
