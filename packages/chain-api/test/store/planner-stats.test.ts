@@ -1,8 +1,8 @@
 import { migrate } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlannerStats } from '../../src/store/planner-stats.js';
 import { storeMigrations } from '../../src/store/migrations.js';
+import { PlannerStats } from '../../src/store/planner-stats.js';
 
 /**
  * The indexer's statistics refresh of the balance tables: an `analyze` each time the balance
