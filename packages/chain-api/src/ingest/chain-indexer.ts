@@ -12,7 +12,7 @@ import {
   type RpcClient,
   sleep,
 } from '../rpc/index.js';
-import { CheckpointConflictError } from '../store/index.js';
+import { CheckpointConflictError, PlannerStats } from '../store/index.js';
 import { haltReplaced, indexedWithoutTraces, markHalted } from './chain-halt.js';
 import { loadCheckpoint, readStandbyStatus, type StandbyStatus } from './checkpoint-store.js';
 import { type CommitDeps, commitBatch } from './commit-batch.js';
@@ -78,6 +78,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
   /** A mode narrowing what is kept (wallets mode, built by `options.mode`); none in full mode. */
   private readonly mode: IndexerMode<S> | undefined;
   private readonly commitDeps: CommitDeps;
+  private readonly plannerStats: PlannerStats;
 
   constructor(db: Database, chain: ChainConfig, options: ChainIndexerOptions<S>) {
     this.db = db;
@@ -105,6 +106,9 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     const { lock, reconciler } = this;
     const { maxBatchSize, storeLogs } = this.opts;
     this.commitDeps = { db, chain, lock, reconciler, maxBatchSize, storeLogs };
+    this.plannerStats = new PlannerStats(db, (err) =>
+      this.log.warn({ err }, 'analyze of the balance tables failed'),
+    );
   }
 
   /** What a leading indexer shares with its mode; undefined as a standby or before init. */
@@ -383,6 +387,9 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     if (committed.backfillDone) this.caughtUp = true;
     this.headTouch.wrote();
     countBatch(this.stats, batch, plan);
+    await this.plannerStats.wrote(
+      batch.erc20Deltas.size + batch.nft1155.size + batch.nativeTouched.size,
+    );
     this.progress.tick(checkpoint.block, batch.blocks.length, batch.eventCount, this.stats);
   }
 

@@ -5,6 +5,7 @@ export { chainMigrations } from './chain-migrations.js';
 export { CheckpointConflictError } from './checkpoints.js';
 export { storeMigrations } from './migrations.js';
 export { type CopyQueryable, withCopyTransaction } from './pg-copy.js';
+export { PlannerStats } from './planner-stats.js';
 export { writePoolRows, writePoolStateRows } from './pools.js';
 export { writeNewTokens } from './tokens.js';
 export type { UndoScope } from './undo/record-undo.js';
