@@ -124,10 +124,10 @@ async function runMode(
   try {
     const headers = { 'x-sim-api-key': opts.key, 'accept-encoding': 'identity' };
     const outcomes = new Map<string, number>();
-    // When each path was last asked for: a key idle longer than the cache's max age (30 s by
+    // When each path was last asked for: a key idle longer than the cache's max age (600 s by
     // default) misses whatever the writer did, so that share is reported apart.
     const lastAsked = new Map<string, number>();
-    const maxAgeMs = 1000 * Number(process.env.LIVE_CACHE_MAX_AGE_S ?? 30);
+    const maxAgeMs = 1000 * Number(process.env.LIVE_CACHE_MAX_AGE_S ?? 600);
     let asked = 0;
     let idle = 0;
     const ask = (path: string, count: boolean) => {
@@ -181,7 +181,12 @@ async function runMode(
         ],
       });
     await measure(2, false);
+    // LIVE_PROFILE=1 with bench/cpu-profile-preload.mjs in BENCH_SERVER_NODE_OPTIONS: the server's
+    // CPU profile of the measured window only (not the fill of every URL before it).
+    const profile = process.env.LIVE_PROFILE === '1';
+    if (profile) server.child.kill('SIGUSR2');
     const result = await measure(opts.duration, true);
+    if (profile) server.child.kill('SIGUSR2');
     const writerStats = await writer.stop();
     const shares = [...outcomes]
       .sort((x, y) => y[1] - x[1])
