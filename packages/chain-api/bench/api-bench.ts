@@ -82,12 +82,13 @@ async function main() {
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
       // Public routes are limited per client IP; every bench connection comes from 127.0.0.1.
       RATE_LIMIT_MAX: '10000000',
-      // For profiling the server, e.g. BENCH_SERVER_NODE_OPTIONS=--import=./profiler-preload.mjs
+      // For profiling the server: BENCH_SERVER_NODE_OPTIONS=--import=<abs>/bench/cpu-profile-preload.mjs
       // (--cpu-prof itself is not allowed in NODE_OPTIONS).
       ...(process.env.BENCH_SERVER_NODE_OPTIONS
         ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
         : {}),
-    });
+      // A loaded machine compiles the server from source slowly: wait longer than the default.
+    }, 180_000);
     cleanups.unshift(async () => {
       // With BENCH_SERVER_LOG_LEVEL=info, the server's per-request response times.
       if (process.env.BENCH_SERVER_LOG_FILE) {

@@ -119,7 +119,8 @@ async function runMode(
     ...(process.env.BENCH_SERVER_NODE_OPTIONS
       ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
       : {}),
-  });
+    // A loaded machine compiles the server from source slowly: wait longer than the default.
+  }, 180_000);
   const writer = await startWriter(opts.databaseUrl);
   try {
     const headers = { 'x-sim-api-key': opts.key, 'accept-encoding': 'identity' };
