@@ -74,21 +74,25 @@ async function main() {
     const surface = await seedSurfaceStore(t.db, store);
 
     started = performance.now();
-    const server = await startCli(['serve', '--no-index'], {
-      DATABASE_URL: t.url!,
-      RPC_URL_1: 'http://127.0.0.1:9',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
-      // Public routes are limited per client IP; every bench connection comes from 127.0.0.1.
-      RATE_LIMIT_MAX: '10000000',
-      // For profiling the server: BENCH_SERVER_NODE_OPTIONS=--import=<abs>/bench/cpu-profile-preload.mjs
-      // (--cpu-prof itself is not allowed in NODE_OPTIONS).
-      ...(process.env.BENCH_SERVER_NODE_OPTIONS
-        ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
-        : {}),
-      // A loaded machine compiles the server from source slowly: wait longer than the default.
-    }, 180_000);
+    const server = await startCli(
+      ['serve', '--no-index'],
+      {
+        DATABASE_URL: t.url!,
+        RPC_URL_1: 'http://127.0.0.1:9',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
+        // Public routes are limited per client IP; every bench connection comes from 127.0.0.1.
+        RATE_LIMIT_MAX: '10000000',
+        // For profiling the server: BENCH_SERVER_NODE_OPTIONS=--import=<abs>/bench/cpu-profile-preload.mjs
+        // (--cpu-prof itself is not allowed in NODE_OPTIONS).
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+          : {}),
+        // A loaded machine compiles the server from source slowly: wait longer than the default.
+      },
+      180_000,
+    );
     cleanups.unshift(async () => {
       // With BENCH_SERVER_LOG_LEVEL=info, the server's per-request response times.
       if (process.env.BENCH_SERVER_LOG_FILE) {

@@ -99,28 +99,32 @@ async function runMode(
   paths: string[],
   fence = false,
 ): Promise<{ run: LiveRun; bytes: number; responses: number; lateBlocks: number }> {
-  const server = await startCli(['serve', '--no-index'], {
-    DATABASE_URL: opts.databaseUrl,
-    RPC_URL_1: 'http://127.0.0.1:9',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: '10000000',
-    RESPONSE_CACHE_INVALIDATION: mode,
-    // One process: the fence is off by default; on, each request waits for a marker through
-    // the primary (what several API processes behind one address need).
-    READ_FENCE: fence ? 'on' : 'off',
-    // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
-    RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
-    // The server's default unless set: how long an entry lives without a change naming it.
-    ...(process.env.LIVE_CACHE_MAX_AGE_S
-      ? { RESPONSE_CACHE_MAX_AGE_S: process.env.LIVE_CACHE_MAX_AGE_S }
-      : {}),
-    ...(process.env.BENCH_SERVER_NODE_OPTIONS
-      ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
-      : {}),
-    // A loaded machine compiles the server from source slowly: wait longer than the default.
-  }, 180_000);
+  const server = await startCli(
+    ['serve', '--no-index'],
+    {
+      DATABASE_URL: opts.databaseUrl,
+      RPC_URL_1: 'http://127.0.0.1:9',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '10000000',
+      RESPONSE_CACHE_INVALIDATION: mode,
+      // One process: the fence is off by default; on, each request waits for a marker through
+      // the primary (what several API processes behind one address need).
+      READ_FENCE: fence ? 'on' : 'off',
+      // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
+      RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
+      // The server's default unless set: how long an entry lives without a change naming it.
+      ...(process.env.LIVE_CACHE_MAX_AGE_S
+        ? { RESPONSE_CACHE_MAX_AGE_S: process.env.LIVE_CACHE_MAX_AGE_S }
+        : {}),
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+        : {}),
+      // A loaded machine compiles the server from source slowly: wait longer than the default.
+    },
+    180_000,
+  );
   const writer = await startWriter(opts.databaseUrl);
   try {
     const headers = { 'x-sim-api-key': opts.key, 'accept-encoding': 'identity' };
