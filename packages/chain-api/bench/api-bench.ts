@@ -87,7 +87,11 @@ async function main() {
         // For profiling the server: BENCH_SERVER_NODE_OPTIONS=--import=<abs>/bench/cpu-profile-preload.mjs
         // (--cpu-prof itself is not allowed in NODE_OPTIONS).
         ...(process.env.BENCH_SERVER_NODE_OPTIONS
-          ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+          ? {
+              NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
+              // Where bench/cpu-profile-preload.mjs writes (the server's env is not the bench's).
+              CPU_PROFILE_DIR: process.env.CPU_PROFILE_DIR ?? process.cwd(),
+            }
           : {}),
         // A loaded machine compiles the server from source slowly: wait longer than the default.
       },

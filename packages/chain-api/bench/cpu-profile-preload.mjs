@@ -1,7 +1,8 @@
 // CPU profile of a server the bench runs (`--cpu-prof` is not allowed in NODE_OPTIONS):
 // BENCH_SERVER_NODE_OPTIONS=--import=<abs path>/bench/cpu-profile-preload.mjs. SIGUSR2 starts the
 // profiler, the next SIGUSR2 (or SIGTERM) writes CPU_PROFILE_DIR/server-<pid>-<n>.cpuprofile, so
-// a bench can profile its measured window only (live-bench.ts does with LIVE_PROFILE=1).
+// a bench can profile its measured window only (live-bench.ts does with LIVE_PROFILE=1). Samples
+// under this file's own frames (inspector `post`) are the profiler itself: leave them out.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';

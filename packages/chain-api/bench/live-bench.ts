@@ -119,7 +119,11 @@ async function runMode(
         ? { RESPONSE_CACHE_MAX_AGE_S: process.env.LIVE_CACHE_MAX_AGE_S }
         : {}),
       ...(process.env.BENCH_SERVER_NODE_OPTIONS
-        ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+        ? {
+            NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
+            // Where bench/cpu-profile-preload.mjs writes (the server's env is not the bench's).
+            CPU_PROFILE_DIR: process.env.CPU_PROFILE_DIR ?? process.cwd(),
+          }
         : {}),
       // A loaded machine compiles the server from source slowly: wait longer than the default.
     },
