@@ -74,20 +74,29 @@ async function main() {
     const surface = await seedSurfaceStore(t.db, store);
 
     started = performance.now();
-    const server = await startCli(['serve', '--no-index'], {
-      DATABASE_URL: t.url!,
-      RPC_URL_1: 'http://127.0.0.1:9',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
-      // Public routes are limited per client IP; every bench connection comes from 127.0.0.1.
-      RATE_LIMIT_MAX: '10000000',
-      // For profiling the server, e.g. BENCH_SERVER_NODE_OPTIONS=--import=./profiler-preload.mjs
-      // (--cpu-prof itself is not allowed in NODE_OPTIONS).
-      ...(process.env.BENCH_SERVER_NODE_OPTIONS
-        ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
-        : {}),
-    });
+    const server = await startCli(
+      ['serve', '--no-index'],
+      {
+        DATABASE_URL: t.url!,
+        RPC_URL_1: 'http://127.0.0.1:9',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
+        // Public routes are limited per client IP; every bench connection comes from 127.0.0.1.
+        RATE_LIMIT_MAX: '10000000',
+        // For profiling the server: BENCH_SERVER_NODE_OPTIONS=--import=<abs>/bench/cpu-profile-preload.mjs
+        // (--cpu-prof itself is not allowed in NODE_OPTIONS).
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS
+          ? {
+              NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
+              // Where bench/cpu-profile-preload.mjs writes (the server's env is not the bench's).
+              CPU_PROFILE_DIR: process.env.CPU_PROFILE_DIR ?? process.cwd(),
+            }
+          : {}),
+        // A loaded machine compiles the server from source slowly: wait longer than the default.
+      },
+      180_000,
+    );
     cleanups.unshift(async () => {
       // With BENCH_SERVER_LOG_LEVEL=info, the server's per-request response times.
       if (process.env.BENCH_SERVER_LOG_FILE) {

@@ -99,35 +99,44 @@ async function runMode(
   paths: string[],
   fence = false,
 ): Promise<{ run: LiveRun; bytes: number; responses: number; lateBlocks: number }> {
-  const server = await startCli(['serve', '--no-index'], {
-    DATABASE_URL: opts.databaseUrl,
-    RPC_URL_1: 'http://127.0.0.1:9',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: '10000000',
-    RESPONSE_CACHE_INVALIDATION: mode,
-    // One process: the fence is off by default; on, each request waits for a marker through
-    // the primary (what several API processes behind one address need).
-    READ_FENCE: fence ? 'on' : 'off',
-    // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
-    RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
-    // The server's default unless set: how long an entry lives without a change naming it.
-    ...(process.env.LIVE_CACHE_MAX_AGE_S
-      ? { RESPONSE_CACHE_MAX_AGE_S: process.env.LIVE_CACHE_MAX_AGE_S }
-      : {}),
-    ...(process.env.BENCH_SERVER_NODE_OPTIONS
-      ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
-      : {}),
-  });
+  const server = await startCli(
+    ['serve', '--no-index'],
+    {
+      DATABASE_URL: opts.databaseUrl,
+      RPC_URL_1: 'http://127.0.0.1:9',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '10000000',
+      RESPONSE_CACHE_INVALIDATION: mode,
+      // One process: the fence is off by default; on, each request waits for a marker through
+      // the primary (what several API processes behind one address need).
+      READ_FENCE: fence ? 'on' : 'off',
+      // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
+      RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
+      // The server's default unless set: how long an entry lives without a change naming it.
+      ...(process.env.LIVE_CACHE_MAX_AGE_S
+        ? { RESPONSE_CACHE_MAX_AGE_S: process.env.LIVE_CACHE_MAX_AGE_S }
+        : {}),
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS
+        ? {
+            NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS,
+            // Where bench/cpu-profile-preload.mjs writes (the server's env is not the bench's).
+            CPU_PROFILE_DIR: process.env.CPU_PROFILE_DIR ?? process.cwd(),
+          }
+        : {}),
+      // A loaded machine compiles the server from source slowly: wait longer than the default.
+    },
+    180_000,
+  );
   const writer = await startWriter(opts.databaseUrl);
   try {
     const headers = { 'x-sim-api-key': opts.key, 'accept-encoding': 'identity' };
     const outcomes = new Map<string, number>();
-    // When each path was last asked for: a key idle longer than the cache's max age (30 s by
+    // When each path was last asked for: a key idle longer than the cache's max age (600 s by
     // default) misses whatever the writer did, so that share is reported apart.
     const lastAsked = new Map<string, number>();
-    const maxAgeMs = 1000 * Number(process.env.LIVE_CACHE_MAX_AGE_S ?? 30);
+    const maxAgeMs = 1000 * Number(process.env.LIVE_CACHE_MAX_AGE_S ?? 600);
     let asked = 0;
     let idle = 0;
     const ask = (path: string, count: boolean) => {
@@ -181,7 +190,12 @@ async function runMode(
         ],
       });
     await measure(2, false);
+    // LIVE_PROFILE=1 with bench/cpu-profile-preload.mjs in BENCH_SERVER_NODE_OPTIONS: the server's
+    // CPU profile of the measured window only (not the fill of every URL before it).
+    const profile = process.env.LIVE_PROFILE === '1';
+    if (profile) server.child.kill('SIGUSR2');
     const result = await measure(opts.duration, true);
+    if (profile) server.child.kill('SIGUSR2');
     const writerStats = await writer.stop();
     const shares = [...outcomes]
       .sort((x, y) => y[1] - x[1])

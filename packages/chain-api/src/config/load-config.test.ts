@@ -56,6 +56,11 @@ describe('response cache configuration', () => {
     );
   });
 
+  it('keeps an entry up to 10 min without a change naming it unless told otherwise', () => {
+    expect(loadConfig({}).responseCache.maxAgeMs).toBe(600_000);
+    expect(loadConfig({ RESPONSE_CACHE_MAX_AGE_S: '30' }).responseCache.maxAgeMs).toBe(30_000);
+  });
+
   it('fences reads automatically by default, on or off on request, and names a bad value', () => {
     expect(loadConfig({}).readFence).toBe('auto');
     expect(loadConfig({ READ_FENCE: ' ON ' }).readFence).toBe('on');

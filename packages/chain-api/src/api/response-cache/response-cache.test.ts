@@ -40,6 +40,26 @@ describe('ResponseCache', () => {
     expect(fills).toBe(6);
   });
 
+  it('keeps a wallet answer through minutes of other wallets changing, and drops it with its own', async () => {
+    let now = 0;
+    const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 600_000, now: () => now });
+    let fills = 0;
+    const fill = async () => body(`a${++fills}`);
+    await cache.getOrFill('a', fill);
+    // A block every 250 ms for 5 min, each naming other wallets: still the first answer.
+    for (let block = 0; block < 1_200; block++) {
+      now += 250;
+      cache.invalidate(walletChange(walletB));
+    }
+    const kept = await cache.getOrFill('a', fill);
+    expect(kept.outcome).toBe('hit');
+    expect(kept.body.parts[0]!.toString()).toBe('a1');
+    cache.invalidate(walletChange(walletA));
+    const after = await cache.getOrFill('a', fill);
+    expect(after.outcome).toBe('miss');
+    expect(after.body.parts[0]!.toString()).toBe('a2');
+  });
+
   it('does not keep a fill that a change of its dependencies overtook', async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
     let release!: () => void;
