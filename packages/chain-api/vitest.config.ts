@@ -5,22 +5,25 @@ import { slowFirstSequencer } from './test/support/slow-first-sequencer.js';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * The slowest files (a minute or more each on 2 cores), started first so that no long file is
- * left running alone at the end. A folder ends with '/'.
+ * The slowest files (half a minute to several minutes each on 2 cores), started first so that no
+ * long file is left running alone at the end. Each is a file, or a folder ending with '/'.
  */
 const slow = [
   'test/wallets/wallets-mode.test.ts',
   'test/limits/nft-big-uri.test.ts',
   'test/subscriptions/',
-  'test/limits/',
   'test/scoped-invalidation.test.ts',
   'src/nft/stores.test.ts',
   'src/nft/nft-devnet.test.ts',
   'src/pricing/worker/price-worker.test.ts',
   'src/devnet/scenario.test.ts',
+  'test/indexer/contract-probes.test.ts',
   'test/indexer/',
+  'test/limits/',
+  'test/activity-route.test.ts',
   'test/nft-spam-any-chain.test.ts',
   'test/devnet-e2e.test.ts',
+  'test/balances-route.test.ts',
 ];
 
 export default defineConfig({
