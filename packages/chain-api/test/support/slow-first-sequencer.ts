@@ -12,7 +12,7 @@ function matches(pattern: string, path: string): boolean {
  * have (it falls back to file size): a slow file started last keeps one worker busy alone while
  * the others sit idle, so the run lasts as long as its tail.
  */
-export function slowFirstSequencer(root: string, slow: readonly string[]) {
+export function slowFirstSequencer(root: string, slow: readonly string[]): typeof BaseSequencer {
   const rank = (spec: TestSpecification): number => {
     const path = relative(root, spec.moduleId).split('\\').join('/');
     const i = slow.findIndex((pattern) => matches(pattern, path));
