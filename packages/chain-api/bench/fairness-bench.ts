@@ -13,7 +13,8 @@
  * light key runs alone for a while (its unloaded figures, the baseline of the loaded ones).
  *
  * FAIRNESS_SECONDS (default 20), FAIRNESS_SPAM_TOKENS (default 10000), FAIRNESS_LOGS (75000),
- * FAIRNESS_KEY_DB (KEY_DB_CONCURRENCY, default 4), FAIRNESS_PROFILE (a directory: the server
+ * FAIRNESS_KEY_DB (KEY_DB_CONCURRENCY, default 4), FAIRNESS_KEY_REQUESTS (KEY_REQUEST_CONCURRENCY,
+ * default 8), FAIRNESS_PROFILE (a directory: the server
  * writes a CPU profile of the run there).
  */
 
@@ -25,6 +26,7 @@ import type { ServerReady, ServerStats } from './fairness-server.js';
 
 const seconds = Number(process.env.FAIRNESS_SECONDS ?? 20);
 const keyDbConcurrency = Number(process.env.FAIRNESS_KEY_DB ?? 4);
+const keyRequestConcurrency = Number(process.env.FAIRNESS_KEY_REQUESTS ?? 8);
 
 const server = fork(new URL('./fairness-server.ts', import.meta.url).pathname, {
   execArgv: ['--import', 'tsx'],
@@ -44,7 +46,7 @@ try {
   const ready = await next<ServerReady>('ready');
   const { url, heavyKey, lightKey, store } = ready;
   console.log(
-    `seeded ${ready.spamTokens} spam tokens, ${ready.logs} logs in ${ready.seededMs} ms; running ${seconds} s with KEY_DB_CONCURRENCY ${keyDbConcurrency}`,
+    `seeded ${ready.spamTokens} spam tokens, ${ready.logs} logs in ${ready.seededMs} ms; running ${seconds} s with KEY_DB_CONCURRENCY ${keyDbConcurrency}, KEY_REQUEST_CONCURRENCY ${keyRequestConcurrency}`,
   );
   const light = `/v1/evm/balances/${store.lightWallet}?chain_ids=${store.chainId}`;
   const aloneEnd = Date.now() + 3_000;

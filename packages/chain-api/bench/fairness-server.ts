@@ -34,6 +34,7 @@ export interface ServerStats {
 const spamTokens = Number(process.env.FAIRNESS_SPAM_TOKENS ?? 10_000);
 const logs = Number(process.env.FAIRNESS_LOGS ?? 75_000);
 const keyDbConcurrency = Number(process.env.FAIRNESS_KEY_DB ?? 4);
+const keyRequestConcurrency = Number(process.env.FAIRNESS_KEY_REQUESTS ?? 8);
 const profileDir = process.env.FAIRNESS_PROFILE;
 
 const send = (message: object) => process.send?.(message);
@@ -42,7 +43,7 @@ const chains = testChains();
 const api = await startTestApi({
   chains,
   poolMax: 10,
-  limits: { keyDbConcurrency },
+  limits: { keyDbConcurrency, keyRequestConcurrency },
   pricingFrom: (db) => pricingLookups(boundedReadDb(db), chains),
 });
 const started = performance.now();
