@@ -33,6 +33,7 @@ import { sendHtmlPage } from './html/page.js';
 import { createKeyLookupLimit } from './key-lookup-guard.js';
 import { boundedReadDb } from './limits/bounded-db.js';
 import { deadlineReason, registerRequestDeadline } from './limits/request-deadline.js';
+import { holdRequestSlot } from './limits/request-slots.js';
 import { scopedRpcs } from './limits/scoped-rpc.js';
 import { apiNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
@@ -361,6 +362,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
       await v1.register(supportedChainsRoute(ctx));
       await v1.register(async (keyed) => {
         keyed.addHook('onRequest', requireApiKey(verifier));
+        keyed.addHook('onRequest', holdRequestSlot());
         if (opts.readFence) useReadFence(keyed, opts.readFence);
         if (meter) {
           chargeComputeUnits(keyed, {

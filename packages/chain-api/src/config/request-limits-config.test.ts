@@ -13,6 +13,7 @@ describe('request limits from the environment', () => {
       REQUEST_MAX_ROWS_SCANNED: '5000',
       KEY_DB_CONCURRENCY: '3',
       KEY_NODE_CONCURRENCY: '1',
+      KEY_REQUEST_CONCURRENCY: '6',
       PORTFOLIO_MAX_TOKENS: '20',
       DEFI_MAX_CONTRACTS: '50',
       TX_MAX_LOGS: '100',
@@ -23,6 +24,7 @@ describe('request limits from the environment', () => {
       maxRowsScanned: 5000,
       keyDbConcurrency: 3,
       keyNodeConcurrency: 1,
+      keyRequestConcurrency: 6,
       maxPortfolioTokens: 20,
       maxDefiContracts: 50,
       maxLogsPerTransaction: 100,
@@ -35,6 +37,7 @@ describe('request limits from the environment', () => {
       ['REQUEST_TIMEOUT_MS', '0'],
       ['REQUEST_TIMEOUT_MS', '10s'],
       ['KEY_DB_CONCURRENCY', '0'],
+      ['KEY_REQUEST_CONCURRENCY', '0'],
       ['TX_MAX_LOGS', '-1'],
     ] as const) {
       expect(() => requestLimitsFromEnv({ [name]: value })).toThrow(ConfigError);

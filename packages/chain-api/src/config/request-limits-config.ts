@@ -12,6 +12,11 @@ export interface RequestLimits {
   keyDbConcurrency: number;
   /** KEY_NODE_CONCURRENCY: past-state node reads of one API key running at once. */
   keyNodeConcurrency: number;
+  /**
+   * KEY_REQUEST_CONCURRENCY: requests of one API key in progress at once; the key's further
+   * requests wait (within their deadline) for one of them to end.
+   */
+  keyRequestConcurrency: number;
   /** PORTFOLIO_MAX_TOKENS: tokens per chain a portfolio series values (most liquid first). */
   maxPortfolioTokens: number;
   /** DEFI_MAX_CONTRACTS: held contracts and NFT ids per chain a positions request reads. */
@@ -26,6 +31,7 @@ export const defaultRequestLimits: RequestLimits = {
   maxRowsScanned: 20_000,
   keyDbConcurrency: 4,
   keyNodeConcurrency: 2,
+  keyRequestConcurrency: 8,
   maxPortfolioTokens: 100,
   maxDefiContracts: 200,
   maxLogsPerTransaction: 1_000,
@@ -45,6 +51,13 @@ export function requestLimitsFromEnv(env: Env): RequestLimits {
     maxRowsScanned: integer(env, 'REQUEST_MAX_ROWS_SCANNED', d.maxRowsScanned, 100, 10_000_000),
     keyDbConcurrency: integer(env, 'KEY_DB_CONCURRENCY', d.keyDbConcurrency, 1, 1_000),
     keyNodeConcurrency: integer(env, 'KEY_NODE_CONCURRENCY', d.keyNodeConcurrency, 1, 1_000),
+    keyRequestConcurrency: integer(
+      env,
+      'KEY_REQUEST_CONCURRENCY',
+      d.keyRequestConcurrency,
+      1,
+      100_000,
+    ),
     maxPortfolioTokens: integer(env, 'PORTFOLIO_MAX_TOKENS', d.maxPortfolioTokens, 1, 100_000),
     maxDefiContracts: integer(env, 'DEFI_MAX_CONTRACTS', d.maxDefiContracts, 1, 100_000),
     maxLogsPerTransaction: integer(env, 'TX_MAX_LOGS', d.maxLogsPerTransaction, 1, 1_000_000),

@@ -48,6 +48,7 @@ function scopeUntil(ms: number): RequestScope & { controller: AbortController } 
     key: () => 'key:test',
     dbSlots: new KeyedLimiter(2),
     nodeSlots: new KeyedLimiter(2),
+    requestSlots: new KeyedLimiter(2),
     nodeReads: 0,
   };
 }

@@ -51,7 +51,8 @@ export async function loop(
           const res = await fetch(`${baseUrl}${path}`, { headers: { 'x-sim-api-key': key } });
           await res.arrayBuffer();
           status = String(res.status);
-        } catch {
+        } catch (e) {
+          if (process.env.PROBE_DEBUG) console.error('fetch failed', path, (e as Error).cause ?? e);
           status = 'error';
         }
         latencies.push(performance.now() - started);

@@ -152,44 +152,48 @@ async function chainSeries(
   const oldest = known[0];
   if (!oldest) return ends.map((_, d) => empty(d));
   const holdings = await holdingsPerDay(ctx, reader, wallet, chain, blocks, oldest, notes);
-  const items = holdings.flatMap((h) =>
-    h.amounts.flatMap((amount, d) =>
-      amount !== null && amount > 0n && ends[d]
-        ? [{ h, d, req: { chainId: chain.chainId, token: h.token, time: ends[d].at } }]
-        : [],
-    ),
-  );
-  const asked = items.flatMap((item, i) => (item.h.priceable ? [i] : []));
-  const answers = await pricesInChunks(
-    ctx,
-    asked.map((i) => (items[i] as (typeof items)[number]).req),
-  );
-  const prices: (number | null)[] = items.map(() => null);
-  asked.forEach((i, k) => {
-    prices[i] = answers[k] ?? null;
-  });
-  const out = ends.map((_, d) => empty(d));
+  // Plain loops over tokens × days (36,500 cells for a year of 100 tokens), no object per cell:
+  // a spam wallet's never-priced tokens are counted per day without any price question.
+  const valued = (h: Holding, d: number): boolean => {
+    const amount = h.amounts[d];
+    return amount !== null && amount !== undefined && amount > 0n && ends[d] !== undefined;
+  };
+  const requests: PriceAtRequest[] = [];
   for (const h of holdings) {
-    h.amounts.forEach((amount, d) => {
-      if (amount === null) (out[d] as PortfolioChainPoint).complete = false;
-    });
-  }
-  items.forEach(({ h, d }, i) => {
-    const point = out[d] as PortfolioChainPoint;
-    const price = prices[i] ?? null;
-    const value =
-      price === null || h.decimals === null
-        ? null
-        : usdValue(String(h.amounts[d]), h.decimals, price);
-    if (value === null || !Number.isFinite(value)) {
-      // Listed up to a few per point: a spam wallet would repeat thousands on every day.
-      if (point.unpriced_tokens.length < UNPRICED_LISTED) point.unpriced_tokens.push(h.token);
-      point.unpriced_count++;
-    } else {
-      point.value_usd = (point.value_usd ?? 0) + value;
-      point.priced_tokens++;
+    if (!h.priceable) continue;
+    for (let d = 0; d < h.amounts.length; d++) {
+      if (valued(h, d)) {
+        requests.push({
+          chainId: chain.chainId,
+          token: h.token,
+          time: (ends[d] as { at: Date }).at,
+        });
+      }
     }
-  });
+  }
+  const prices = await pricesInChunks(ctx, requests);
+  const out = ends.map((_, d) => empty(d));
+  let asked = 0;
+  for (const h of holdings) {
+    for (let d = 0; d < h.amounts.length; d++) {
+      const point = out[d] as PortfolioChainPoint;
+      if (h.amounts[d] === null) point.complete = false;
+      if (!valued(h, d)) continue;
+      const price = h.priceable ? (prices[asked++] ?? null) : null;
+      const value =
+        price === null || h.decimals === null
+          ? null
+          : usdValue(String(h.amounts[d]), h.decimals, price);
+      if (value === null || !Number.isFinite(value)) {
+        // Listed up to a few per point: a spam wallet would repeat thousands on every day.
+        if (point.unpriced_tokens.length < UNPRICED_LISTED) point.unpriced_tokens.push(h.token);
+        point.unpriced_count++;
+      } else {
+        point.value_usd = (point.value_usd ?? 0) + value;
+        point.priced_tokens++;
+      }
+    }
+  }
   return out;
 }
 
@@ -312,18 +316,27 @@ async function holdingsPerDay(
     holdings.push({ token: 'native', decimals: chain.nativeDecimals, priceable: true, amounts });
   }
   for (const p of pairs.rows) {
+    // Newest move first: walking the days from the newest, each move is undone once (the day
+    // blocks ascend), not once per day.
     const list = (movesByToken.get(p.token) ?? []).sort((a, b) => (a.block < b.block ? 1 : -1));
-    const current = BigInt(p.amount);
-    const amounts = blocks.map((b, d): bigint | null => {
-      if (!b) return 0n;
-      if (!p.node) {
-        let past = current;
-        for (const m of list) if (m.block > b.number) past -= m.delta;
-        if (past >= 0n) return past;
+    const amounts: (bigint | null)[] = new Array(blocks.length);
+    let past = BigInt(p.amount);
+    let next = 0;
+    for (let d = blocks.length - 1; d >= 0; d--) {
+      const b = blocks[d];
+      if (!b) {
+        amounts[d] = 0n;
+        continue;
       }
-      nodeNeeds[d]?.tokens.push(p.token);
-      return null;
-    });
+      for (; next < list.length && (list[next] as { block: bigint }).block > b.number; next++) {
+        past -= (list[next] as { delta: bigint }).delta;
+      }
+      if (!p.node && past >= 0n) amounts[d] = past;
+      else {
+        nodeNeeds[d]?.tokens.push(p.token);
+        amounts[d] = null;
+      }
+    }
     holdings.push({ token: p.token, decimals: p.decimals, priceable: p.priceable, amounts });
   }
   await readFromNode(reader, wallet, chain, blocks, nodeNeeds, holdings, notes.unavailable);

@@ -51,4 +51,19 @@ describe('KeyedLimiter', () => {
     await expect(slots.run('k', async () => 1, controller.signal)).rejects.toThrow('deadline');
     expect(slots.load('k')).toEqual({ active: 0, waiting: 0 });
   });
+
+  it('hold keeps a slot until released, once however often release is called', async () => {
+    const slots = new KeyedLimiter(1);
+    const release = await slots.hold('k');
+    const waiter = slots.hold('k');
+    expect(slots.load('k')).toEqual({ active: 1, waiting: 1 });
+    // Another key is never behind k's held slot.
+    (await slots.hold('other'))();
+    release();
+    release();
+    const second = await waiter;
+    expect(slots.load('k')).toEqual({ active: 1, waiting: 0 });
+    second();
+    expect(slots.load('k')).toEqual({ active: 0, waiting: 0 });
+  });
 });

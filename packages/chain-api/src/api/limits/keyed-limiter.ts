@@ -23,6 +23,20 @@ export class KeyedLimiter {
     }
   }
 
+  /**
+   * Takes one of `key`'s slots for work that does not fit one function (a whole request); the
+   * returned release frees it, once however often it is called.
+   */
+  async hold(key: string, signal?: AbortSignal): Promise<() => void> {
+    await this.acquire(key, signal);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.release(key);
+    };
+  }
+
   /** Runs in flight and waiting for `key` (for tests and the console). */
   load(key: string): { active: number; waiting: number } {
     return { active: this.active.get(key) ?? 0, waiting: this.waiting.get(key)?.length ?? 0 };

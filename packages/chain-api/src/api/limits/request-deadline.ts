@@ -27,6 +27,7 @@ const controllers = new WeakMap<FastifyRequest, AbortController>();
 export function registerRequestDeadline(app: FastifyInstance, limits: RequestLimits): void {
   const dbSlots = new KeyedLimiter(limits.keyDbConcurrency);
   const nodeSlots = new KeyedLimiter(limits.keyNodeConcurrency);
+  const requestSlots = new KeyedLimiter(limits.keyRequestConcurrency);
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   const scopes = new WeakMap<FastifyRequest, RequestScope>();
 
@@ -55,6 +56,7 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
       key: () => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),
       dbSlots,
       nodeSlots,
+      requestSlots,
       nodeReads: 0,
     };
     scopes.set(request, scope);

@@ -15,6 +15,8 @@ export interface RequestScope {
   /** Per-key slots shared by every request of this server. */
   readonly dbSlots: KeyedLimiter;
   readonly nodeSlots: KeyedLimiter;
+  /** Requests in progress per key (KEY_REQUEST_CONCURRENCY), taken after authentication. */
+  readonly requestSlots: KeyedLimiter;
   /** Node reads made so far (against `limits.maxNodeReads`). */
   nodeReads: number;
 }
