@@ -55,23 +55,29 @@ await claimDeliveries(
   60_000,
 );
 await t.db.query(`update webhook_deliveries set status = 'pending', attempts = 0`);
-const plan = await t.db.transaction(async (tx) => {
-  const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
-    `explain (analyze, buffers) ${sql}`,
-    [64, 60_000],
-  );
-  throw Object.assign(new Error('rollback'), { rows });
-}).catch((e: { rows?: { 'QUERY PLAN': string }[] }) => e.rows ?? []);
+const plan = await t.db
+  .transaction(async (tx) => {
+    const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, buffers) ${sql}`,
+      [64, 60_000],
+    );
+    throw Object.assign(new Error('rollback'), { rows });
+  })
+  .catch((e: { rows?: { 'QUERY PLAN': string }[] }) => e.rows ?? []);
 console.log(plan.map((r) => r['QUERY PLAN']).join('\n'));
 let total = 0;
 for (let i = 0; i < 20; i++) {
-  await t.db.transaction(async (tx) => {
-    const t0 = performance.now();
-    await claimDeliveries(tx, 64, 60_000);
-    total += performance.now() - t0;
-    throw new Error('rollback');
-  }).catch(() => {});
+  await t.db
+    .transaction(async (tx) => {
+      const t0 = performance.now();
+      await claimDeliveries(tx, 64, 60_000);
+      total += performance.now() - t0;
+      throw new Error('rollback');
+    })
+    .catch(() => {});
 }
-console.log(`${webhooks} webhooks x ${perWebhook} open: claim of 64 takes ${(total / 20).toFixed(1)} ms`);
+console.log(
+  `${webhooks} webhooks x ${perWebhook} open: claim of 64 takes ${(total / 20).toFixed(1)} ms`,
+);
 await t.drop();
 process.exit(0);
