@@ -6,7 +6,8 @@ import type { Resolver } from '../net/guarded-lookup.js';
 import {
   type ClaimedDelivery,
   claimDeliveries,
-  markDelivered,
+  type DeliveredAttempt,
+  markDeliveredMany,
   markFailed,
   pruneDeliveries,
 } from '../store/subscriptions/delivery-queue.js';
@@ -83,16 +84,66 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   };
   let stopped = false;
   let wakeUp: (() => void) | undefined;
+  /** Set by a commit notice or the poll timer: claim even a few free slots. */
+  let eager = true;
   const wake = () => wakeUp?.();
+  const notice = () => {
+    eager = true;
+    wake();
+  };
+  // A claim costs about the same for 1 delivery as for 64: after completions, claim once a
+  // slice of the slots is free (a notice, the poll timer or an idle dispatcher claims at once).
+  const claimAtLeast = Math.max(1, Math.ceil(config.concurrency / 8));
+
+  /** 2xx answers not yet recorded: written together by {@link recordDelivered}. */
+  let answered: { delivery: ClaimedDelivery; status: number }[] = [];
+
+  /**
+   * The one place a delivery becomes delivered: records the gathered 2xx answers in one statement,
+   * then counts those recorded (a delivery whose claim was lost to another sender is not counted).
+   * Per-delivery work that must happen once per delivered delivery belongs here. A store error
+   * keeps the answers for the next round (recording is idempotent per attempt); meanwhile their
+   * claims hold their webhooks back, and past the lease they go out again with the same id.
+   */
+  async function recordDelivered(): Promise<boolean> {
+    if (answered.length === 0) return true;
+    const batch = answered;
+    answered = [];
+    let recorded: Set<string>;
+    try {
+      recorded = await markDeliveredMany(
+        db,
+        batch.map(
+          ({ delivery, status }): DeliveredAttempt => ({
+            id: delivery.id,
+            webhookId: delivery.webhookId,
+            attempt: delivery.attempt,
+            status,
+          }),
+        ),
+      );
+    } catch (error) {
+      answered = [...batch, ...answered];
+      log.error(
+        { deliveries: batch.length, err: messageOf(error) },
+        'webhook deliveries not recorded',
+      );
+      return false;
+    }
+    for (const { delivery } of batch) {
+      if (!recorded.has(delivery.id)) continue;
+      counters.delivered++;
+      counters.events_delivered += delivery.itemCount;
+    }
+    return true;
+  }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     counters.attempts++;
     const { body, headers } = deliveryRequest(delivery, new Date());
     try {
       const { status } = await sender.post(delivery.url, headers, body);
-      await markDelivered(db, delivery, status);
-      counters.delivered++;
-      counters.events_delivered += delivery.itemCount;
+      answered.push({ delivery, status });
     } catch (thrown) {
       counters.failed_attempts++;
       const error =
@@ -158,10 +209,13 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   async function loop(): Promise<void> {
     while (!stopped) {
       await housekeeping();
+      // First the answers: a webhook's next delivery is claimable once its head is recorded.
+      const recorded = await recordDelivered();
       const free = config.concurrency - inFlight.size;
       let claimed: ClaimedDelivery[] = [];
-      let pause = config.pollIntervalMs;
-      if (free > 0) {
+      let pause = recorded ? config.pollIntervalMs : Math.max(config.pollIntervalMs, 1_000);
+      if (free > 0 && (eager || free >= claimAtLeast || inFlight.size === 0)) {
+        eager = false;
         try {
           claimed = await claimDeliveries(db, free, leaseMs);
         } catch (error) {
@@ -171,10 +225,14 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         }
       }
       for (const delivery of claimed) launch(delivery);
-      if (claimed.length > 0 && claimed.length === free) continue;
       if (stopped) break;
+      // Answers arrived meanwhile: record them now (each unblocks its webhook's next delivery).
+      if (answered.length > 0 && recorded) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pause);
+        const timer = setTimeout(() => {
+          eager = true;
+          resolve();
+        }, pause);
         wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -182,12 +240,13 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       });
       wakeUp = undefined;
     }
+    await recordDelivered();
   }
 
   // Woken at once when a batch queued deliveries (polling stays the fallback for lost notices).
   let listener: Listener | undefined;
   const listening = db
-    .listen(OUTBOX_CHANNEL, () => wake())
+    .listen(OUTBOX_CHANNEL, notice)
     .then((l) => {
       listener = l;
     })
@@ -195,12 +254,13 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const running = loop();
   return {
     counters: () => ({ ...counters }),
-    wake,
+    wake: notice,
     async stop() {
       stopped = true;
       wake();
       await running;
       await Promise.allSettled([...inFlight]);
+      await recordDelivered();
       await listening;
       await listener?.close();
       sender.close();

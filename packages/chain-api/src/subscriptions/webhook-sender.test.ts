@@ -103,4 +103,32 @@ describe('createWebhookSender', () => {
       sender.close();
     }
   });
+
+  it('sends again, once, on a fresh connection when a kept-alive one was closed under it', async () => {
+    // A receiver that drops every connection at its second request without answering: the
+    // idle-timeout race of keep-alive, made certain.
+    let connections = 0;
+    const dropper = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const socket = req.socket as typeof req.socket & { requests?: number };
+        socket.requests = (socket.requests ?? 0) + 1;
+        if (socket.requests > 1) socket.destroy();
+        else res.writeHead(200).end();
+      });
+    });
+    dropper.on('connection', () => connections++);
+    await new Promise<void>((r) => dropper.listen(0, '127.0.0.1', r));
+    const at = `127.0.0.1:${(dropper.address() as { port: number }).port}`;
+    const sender = createWebhookSender({ allowHosts: [at], maxSocketsPerHost: 1 });
+    try {
+      expect(await sender.post(`http://${at}/a`, {}, body)).toEqual({ status: 200 });
+      expect(await sender.post(`http://${at}/b`, {}, body)).toEqual({ status: 200 });
+      expect(connections).toBe(2);
+    } finally {
+      sender.close();
+      dropper.closeAllConnections();
+      dropper.close();
+    }
+  });
 });

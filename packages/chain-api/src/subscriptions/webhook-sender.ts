@@ -31,6 +31,9 @@ export interface WebhookSender {
 }
 
 const timedOut = Symbol('timeout');
+/** A reused connection the receiver had closed: the request is sent again, once. */
+const staleSocket = new Error('stale kept-alive connection');
+const STALE = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * An HTTP(S) client for receivers' URLs. The SSRF check runs at connect time: host names are
@@ -79,25 +82,33 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
     return { url, exempt };
   }
 
-  async function post(
-    input: string,
+  /** One request; `stale` when a kept-alive socket turned out closed before any answer. */
+  function send(
+    url: URL,
+    exempt: boolean,
     headers: Record<string, string>,
     body: Buffer,
+    signal: AbortSignal,
   ): Promise<SendResult> {
-    const { url, exempt } = target(input);
     const isHttps = url.protocol === 'https:';
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(timedOut), timeoutMs);
     return new Promise<SendResult>((resolvePromise, reject) => {
       const req = (isHttps ? https : http).request(url, {
         method: 'POST',
         agent: isHttps ? httpsAgent : httpAgent,
         lookup: exempt ? openLookup : strictLookup,
-        signal: controller.signal,
+        signal,
         headers: { ...headers, 'content-length': String(body.length) },
       });
-      req.once('error', reject);
+      let answered = false;
+      req.once('error', (error: Error & { code?: string }) => {
+        // The receiver closed an idle kept-alive connection as it was reused: nothing was read,
+        // so the same request goes out once more (on a fresh connection), not as a failed attempt.
+        if (!answered && req.reusedSocket && !signal.aborted && STALE.has(error.code ?? '')) {
+          reject(staleSocket);
+        } else reject(error);
+      });
       req.once('response', (response) => {
+        answered = true;
         const status = response.statusCode ?? 0;
         const done = () => {
           if (status >= 200 && status <= 299) resolvePromise({ status });
@@ -117,7 +128,22 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
         response.once('error', done);
       });
       req.end(body);
-    })
+    });
+  }
+
+  async function post(
+    input: string,
+    headers: Record<string, string>,
+    body: Buffer,
+  ): Promise<SendResult> {
+    const { url, exempt } = target(input);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(timedOut), timeoutMs);
+    return send(url, exempt, headers, body, controller.signal)
+      .catch((error: unknown) => {
+        if (error !== staleSocket) throw error;
+        return send(url, exempt, headers, body, controller.signal);
+      })
       .catch((error: unknown) => {
         if (error instanceof DeliveryError) throw error;
         if (controller.signal.aborted) {

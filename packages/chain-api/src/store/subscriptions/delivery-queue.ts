@@ -57,11 +57,30 @@ export async function claimDeliveries(
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimRow>(
-    `with heads as (
-       select distinct on (d.webhook_id, d.chain_id) d.*
-         from webhook_deliveries d
-        where d.status in ('pending', 'sending') and not d.superseded
-        order by d.webhook_id, d.chain_id, d.seq
+    // Each queue's head through the open-deliveries index, not a sort of every open row: the
+    // queues (webhook, chain) are walked by a loose index scan, then one probe finds each head, so
+    // a claim costs about the number of queues, however deep a backlog (a dead receiver's, say).
+    // The heads carry only the columns tested here (not the items).
+    `with recursive queues as (
+       (select d.webhook_id, d.chain_id from webhook_deliveries d
+         where d.status in ('pending', 'sending')
+         order by d.webhook_id, d.chain_id limit 1)
+       union all
+       select n.webhook_id, n.chain_id from queues q
+        cross join lateral (
+          select d.webhook_id, d.chain_id from webhook_deliveries d
+           where d.status in ('pending', 'sending')
+             and (d.webhook_id, d.chain_id) > (q.webhook_id, q.chain_id)
+           order by d.webhook_id, d.chain_id limit 1) n
+     ), heads as (
+       select h.* from queues q
+        cross join lateral (
+          select d.id, d.webhook_id, d.chain_id, d.seq, d.block_number, d.removal, d.status,
+                 d.next_attempt_at, d.claimed_until
+            from webhook_deliveries d
+           where d.webhook_id = q.webhook_id and d.chain_id = q.chain_id
+             and d.status in ('pending', 'sending') and not d.superseded
+           order by d.seq limit 1) h
      ), due as (
        select d.id from heads d
          join webhooks w on w.id = d.webhook_id
@@ -105,9 +124,51 @@ export async function claimDeliveries(
   }));
 }
 
+/** A 2xx answer to one claimed attempt, to be recorded. */
+export interface DeliveredAttempt {
+  id: string;
+  webhookId: string;
+  attempt: number;
+  /** The receiver's status. */
+  status: number;
+}
+
+/**
+ * Records 2xx answers in one statement (a dispatcher gathers the answers that arrived while it
+ * was busy): each delivery becomes `delivered` unless its claim was lost to another sender meanwhile
+ * (expired and claimed again: a different attempt number), and the webhooks' failing streaks are
+ * cleared. Returns the ids actually recorded, so work done once per delivery (counters, charging)
+ * is done for exactly those.
+ *
+ * @example
+ * const recorded = await markDeliveredMany(db, [{ id, webhookId, attempt: 1, status: 200 }]);
+ */
+export async function markDeliveredMany(
+  db: Queryable,
+  answers: readonly DeliveredAttempt[],
+): Promise<Set<string>> {
+  if (answers.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>(
+    `with done as (
+       update webhook_deliveries d
+          set status = 'delivered', last_status = u.status, last_error = null, claimed_until = null,
+              delivered_at = now(), updated_at = now()
+         from unnest($1::uuid[], $2::int[], $3::int[]) as u (id, attempt, status)
+        where d.id = u.id and d.status = 'sending' and d.attempts = u.attempt
+        returning d.id, d.webhook_id
+     ), cleared as (
+       update webhooks w set failing_since = null
+        where w.id in (select webhook_id from done) and w.failing_since is not null
+     )
+     select id from done`,
+    [answers.map((a) => a.id), answers.map((a) => a.attempt), answers.map((a) => a.status)],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 /**
  * Records a 2xx answer to attempt `attempt` (ignored when the claim was lost to another sender)
- * and clears the webhook's failing streak.
+ * and clears the webhook's failing streak. True when recorded.
  *
  * @example
  * await markDelivered(db, claimed, 200);
@@ -116,18 +177,9 @@ export async function markDelivered(
   db: Queryable,
   delivery: Pick<ClaimedDelivery, 'id' | 'webhookId' | 'attempt'>,
   status: number,
-): Promise<void> {
-  await db.query(
-    `update webhook_deliveries
-        set status = 'delivered', last_status = $3, last_error = null, claimed_until = null,
-            delivered_at = now(), updated_at = now()
-      where id = $1 and status = 'sending' and attempts = $2`,
-    [delivery.id, delivery.attempt, status],
-  );
-  await db.query(
-    'update webhooks set failing_since = null where id = $1 and failing_since is not null',
-    [delivery.webhookId],
-  );
+): Promise<boolean> {
+  const recorded = await markDeliveredMany(db, [{ ...delivery, status }]);
+  return recorded.has(delivery.id);
 }
 
 /** What a failed attempt leads to. */
