@@ -4,14 +4,11 @@ import { applyPoolEvents, type PoolChanges, type PoolState } from '../derive/ind
 import { applyAbsolutes, type ReconcilePlan, type Reconciler } from '../reconcile/index.js';
 import { type StoreLogs, withCopyTransaction, writeBatch } from '../store/index.js';
 import type { ItemChain } from '../store/subscriptions/event-items.js';
-import {
-  hasWebhookTables,
-  queueWebhookDeliveries,
-  watchBatch,
-} from '../store/subscriptions/queue-deliveries.js';
+import { queueWebhookDeliveries, watchBatch } from '../store/subscriptions/queue-deliveries.js';
 import type { Checkpoint } from './indexer-types.js';
 import type { LeaderLock } from './leader-lock.js';
 import type { Prepared } from './prepare-batch.js';
+import { webhooksIn } from './webhook-tables.js';
 
 /** The indexer's parts a batch is written with. */
 export interface CommitDeps {
@@ -22,19 +19,6 @@ export interface CommitDeps {
   reconciler: Reconciler;
   maxBatchSize: number;
   storeLogs: StoreLogs;
-}
-
-const webhookTables = new WeakMap<Database, Promise<boolean>>();
-
-/** Whether the store has webhooks to queue for, asked once per database (forgotten on failure). */
-function webhooksIn(db: Database): Promise<boolean> {
-  let known = webhookTables.get(db);
-  if (!known) {
-    known = hasWebhookTables(db);
-    known.catch(() => webhookTables.delete(db));
-    webhookTables.set(db, known);
-  }
-  return known;
 }
 
 /** What a committed batch changed, for the indexer's memory. */
@@ -92,6 +76,7 @@ export async function commitBatch(
       await queueWebhookDeliveries(tx, deps.chain, batch, watch, {
         newTokens: prepared.newTokens,
         storeLogs: deps.storeLogs,
+        balanceSteps: prepared.balanceSteps,
       });
     }
   });
