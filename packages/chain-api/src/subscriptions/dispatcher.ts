@@ -2,6 +2,7 @@ import type { Database, Listener } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { WebhooksConfig } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
+import { createDbUsageStore, type UsageStore } from '../keys/usage-store.js';
 import type { Resolver } from '../net/guarded-lookup.js';
 import {
   type ClaimedDelivery,
@@ -12,6 +13,7 @@ import {
 } from '../store/subscriptions/delivery-queue.js';
 import { deliveryStats } from '../store/subscriptions/delivery-stats.js';
 import { OUTBOX_CHANNEL } from '../store/subscriptions/queue-deliveries.js';
+import { createDeliveryCharger } from './delivery-charge.js';
 import { deliveryRequest } from './delivery-request.js';
 import { DeliveryError } from './errors.js';
 import { createWebhookSender } from './webhook-sender.js';
@@ -30,6 +32,10 @@ export interface DispatcherOptions {
   resolve?: Resolver;
   /** Finished deliveries are kept this long for the delivery log. Default 7 days. */
   retainMs?: number;
+  /** Where the owners' compute units are counted (as the API's). Default `api_key_usage` in `db`. */
+  usage?: UsageStore;
+  /** A delivery held by its owner's exhausted quota looks again after this long. Default 30 s. */
+  quotaRecheckMs?: number;
 }
 
 /** What this process's dispatcher has done since it started. */
@@ -73,6 +79,12 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     maxSocketsPerHost: config.maxConnectionsPerHost,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
+  const charger = createDeliveryCharger({
+    db,
+    log,
+    usage: options.usage ?? createDbUsageStore(db),
+    ...(options.quotaRecheckMs !== undefined ? { recheckMs: options.quotaRecheckMs } : {}),
+  });
   const inFlight = new Set<Promise<void>>();
   const counters: DispatcherCounters = {
     attempts: 0,
@@ -86,11 +98,12 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const wake = () => wakeUp?.();
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    if (await charger.held(delivery)) return;
     counters.attempts++;
     const { body, headers } = deliveryRequest(delivery, new Date());
     try {
       const { status } = await sender.post(delivery.url, headers, body);
-      await markDelivered(db, delivery, status);
+      if (await markDelivered(db, delivery, status)) await charger.charge(delivery);
       counters.delivered++;
       counters.events_delivered += delivery.itemCount;
     } catch (thrown) {

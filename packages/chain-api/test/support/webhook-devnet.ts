@@ -43,7 +43,12 @@ export interface WebhookDevnet {
   get(path: string): Promise<Record<string, unknown>>;
   dispatcher(
     config: Partial<WebhooksConfig>,
-    extra?: { disableAfterMs?: number; resolve?: Resolver; timeoutMs?: number },
+    extra?: {
+      disableAfterMs?: number;
+      resolve?: Resolver;
+      timeoutMs?: number;
+      quotaRecheckMs?: number;
+    },
   ): Dispatcher;
   close(): Promise<void>;
 }

@@ -107,7 +107,7 @@ export async function claimDeliveries(
 
 /**
  * Records a 2xx answer to attempt `attempt` (ignored when the claim was lost to another sender)
- * and clears the webhook's failing streak.
+ * and clears the webhook's failing streak. True when this answer was the one recorded.
  *
  * @example
  * await markDelivered(db, claimed, 200);
@@ -116,8 +116,8 @@ export async function markDelivered(
   db: Queryable,
   delivery: Pick<ClaimedDelivery, 'id' | 'webhookId' | 'attempt'>,
   status: number,
-): Promise<void> {
-  await db.query(
+): Promise<boolean> {
+  const { rowCount } = await db.query(
     `update webhook_deliveries
         set status = 'delivered', last_status = $3, last_error = null, claimed_until = null,
             delivered_at = now(), updated_at = now()
@@ -128,6 +128,7 @@ export async function markDelivered(
     'update webhooks set failing_since = null where id = $1 and failing_since is not null',
     [delivery.webhookId],
   );
+  return rowCount > 0;
 }
 
 /** What a failed attempt leads to. */
