@@ -3,18 +3,18 @@ import type { ChainConfig } from '../chains/index.js';
 import { applyPoolEvents, type PoolChanges, type PoolState } from '../derive/index.js';
 import { applyAbsolutes, type ReconcilePlan, type Reconciler } from '../reconcile/index.js';
 import { type StoreLogs, withCopyTransaction, writeBatch } from '../store/index.js';
-import type { ItemChain } from '../store/subscriptions/event-items.js';
 import { queueWebhookDeliveries, watchBatch } from '../store/subscriptions/queue-deliveries.js';
 import type { Checkpoint } from './indexer-types.js';
 import type { LeaderLock } from './leader-lock.js';
 import type { Prepared } from './prepare-batch.js';
+import { tokenLogos } from './token-logos.js';
 import { webhooksIn } from './webhook-tables.js';
 
 /** The indexer's parts a batch is written with. */
 export interface CommitDeps {
   db: Database;
-  /** The finality depth, and what webhook items show of the chain. */
-  chain: Pick<ChainConfig, 'finalityDepth'> & ItemChain;
+  /** The finality depth, and what webhook items show of the chain (its token logos too). */
+  chain: ChainConfig;
   lock: LeaderLock;
   reconciler: Reconciler;
   maxBatchSize: number;
@@ -77,6 +77,7 @@ export async function commitBatch(
         newTokens: prepared.newTokens,
         storeLogs: deps.storeLogs,
         balanceSteps: prepared.balanceSteps,
+        logoOf: tokenLogos(deps.chain),
       });
     }
   });

@@ -2,7 +2,12 @@ import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexOnce } from '../../src/ingest/index.js';
 import { send, waitReceipt } from '../indexer/random-workload.js';
-import { silent, startWebhookDevnet, type WebhookDevnet } from '../support/webhook-devnet.js';
+import {
+  silent,
+  startWebhookDevnet,
+  TOKEN_LOGO,
+  type WebhookDevnet,
+} from '../support/webhook-devnet.js';
 import {
   insertWebhook,
   itemsOf,
@@ -13,17 +18,19 @@ import {
 
 // One indexer batch covering several blocks (the indexer paused while blocks were mined, as after
 // a pause or in backfill): every balances item still equals the node at its block and the block
-// before, one item per block in which the pair changed.
+// before, one item per block in which the pair changed. Items carry the token metadata (logos) the
+// read endpoints show for the same token.
 let net: WebhookDevnet;
 let receiver: TestReceiver;
 const secrets = new Map<string, string>();
 let hookId = '';
+let activityHook = '';
 let fromBlock = 0n;
 let toBlock = 0n;
 const erc20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)']);
 
 beforeAll(async () => {
-  net = await startWebhookDevnet();
+  net = await startWebhookDevnet('postgres', { logos: true });
   receiver = await startReceiver(secrets);
   await net.index();
   const [a, b, c] = net.w.wallets as [Hex, Hex, Hex];
@@ -36,6 +43,14 @@ beforeAll(async () => {
   });
   secrets.set(hook.id, hook.secret);
   hookId = hook.id;
+  const activities = await insertWebhook(net.db, {
+    keyId: net.keyId,
+    url: receiver.url,
+    type: 'activities',
+    addresses: [a],
+  });
+  secrets.set(activities.id, activities.secret);
+  activityHook = activities.id;
   fromBlock = (await net.head()) + 1n;
   // Six blocks (automine: one transaction each), a's native and token balances moving in each.
   const transfer = (to: Hex, value: bigint) =>
@@ -102,5 +117,35 @@ describe('balances items of a batch spanning several blocks', () => {
         expect(rows.map((r) => r.hash)).toContain(item.transaction_hash);
       }
     }
+  });
+
+  it('carry the logos the balances and activity endpoints show', async () => {
+    const [a] = net.w.wallets as [string];
+    const balances = receiver.received
+      .filter((r) => r.webhookId === hookId && r.accepted)
+      .flatMap(itemsOf);
+    const endpoint = (await net.get(`/v1/evm/balances/${a}?chain_ids=31337&metadata=logo`))
+      .balances as { address: string; token_metadata?: { logo?: string } }[];
+    const logoAt = new Map(endpoint.map((b) => [b.address, b.token_metadata?.logo ?? null]));
+    expect(logoAt.get(net.w.erc20[0] as string)).toBe(TOKEN_LOGO);
+    for (const item of balances) {
+      const asset = item.asset as { token_address: string; token_metadata: { logo: unknown } };
+      expect(asset.token_metadata.logo).toBe(logoAt.get(asset.token_address) ?? null);
+    }
+    const delivered = receiver.received
+      .filter((r) => r.webhookId === activityHook && r.accepted)
+      .flatMap(itemsOf);
+    const activity = (
+      (await net.get(`/v1/evm/activity/${a}?chain_ids=31337&limit=100`)).activity as Record<
+        string,
+        unknown
+      >[]
+    )
+      .filter((i) => BigInt(i.block_number as number) >= fromBlock)
+      .reverse();
+    expect(delivered.map((i) => i.token_metadata)).toEqual(activity.map((i) => i.token_metadata));
+    expect(
+      delivered.some((i) => (i.token_metadata as { logo?: string })?.logo === TOKEN_LOGO),
+    ).toBe(true);
   });
 });

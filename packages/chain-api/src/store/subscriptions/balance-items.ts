@@ -5,6 +5,7 @@ import {
   type BlockItems,
   type ItemPrice,
   type ItemToken,
+  type LogoOf,
   passes,
   type WebhookWatch,
 } from './webhook-watch.js';
@@ -33,6 +34,8 @@ export interface BalanceInputs {
   prices: ReadonlyMap<string, ItemPrice>;
   /** The node's balances inside the batch (absent for a pair: one item for the whole batch). */
   steps?: BalanceSteps | undefined;
+  /** Logos as the read endpoints show them (token list, chain registry). */
+  logoOf?: LogoOf | undefined;
 }
 
 /** The (wallet, asset) pairs of the batch whose balance may have changed, in first-seen order. */
@@ -203,8 +206,11 @@ function balanceItem(
     // As the balances endpoint: the pricing row's flag; a token without one has no pool (low).
     low_liquidity: price ? price.lowLiquidity : !native,
     pool_size_usd: price?.poolSize ?? null,
-    // The native coin's logo is the registry's; token logos come from the token list, an API lookup.
-    token_metadata: { logo: native ? (chain.nativeLogoUrl ?? chain.logoUrl ?? null) : null },
+    // As the balances endpoint: the token list's logo, the registry's for the native coin.
+    token_metadata: {
+      logo:
+        inputs.logoOf?.(asset) ?? (native ? (chain.nativeLogoUrl ?? chain.logoUrl ?? null) : null),
+    },
   };
   return item;
 }

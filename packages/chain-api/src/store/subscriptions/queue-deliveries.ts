@@ -8,6 +8,7 @@ import type {
   BlockItems,
   ItemPrice,
   ItemToken,
+  LogoOf,
   WebhookType,
   WebhookWatch,
 } from './webhook-watch.js';
@@ -199,6 +200,8 @@ export async function queueWebhookDeliveries(
     storeLogs: StoreLogs;
     /** Watched balances inside a batch of several blocks (read in the prepare stage). */
     balanceSteps?: BalanceSteps | undefined;
+    /** Token logos as the read endpoints show them. */
+    logoOf?: LogoOf | undefined;
   },
 ): Promise<number> {
   const chainId = chain.chainId;
@@ -225,7 +228,7 @@ export async function queueWebhookDeliveries(
   const blocks: BlockItems[] = [];
   for (const w of watch.watches) {
     if (w.type === 'activities')
-      blocks.push(...activityItems(chain, batch, index, w, tokens, prices));
+      blocks.push(...activityItems(chain, batch, index, w, tokens, prices, written.logoOf));
     else if (w.type === 'transactions')
       blocks.push(...transactionItems(chain, batch, index, w, written.storeLogs));
     else
@@ -236,6 +239,7 @@ export async function queueWebhookDeliveries(
           tokens,
           prices,
           steps: written.balanceSteps,
+          logoOf: written.logoOf,
         }),
       );
   }
