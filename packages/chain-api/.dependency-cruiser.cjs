@@ -32,6 +32,8 @@ const sameLayer = [
   ['replicas', 'change-feed'],
   // The CLI starts the devnet.
   ['cli', 'devnet'],
+  // Deliveries are charged to the owning key's compute units.
+  ['subscriptions', 'keys'],
 ];
 
 /** Matches `src/<name>/...` (a folder) or `src/<name>` and `src/<name>.ts` (a root module). */

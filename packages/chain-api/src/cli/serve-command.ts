@@ -87,14 +87,6 @@ export async function serveCommand(
     // Keys are created and seeded on the primary (where the CLI creates them too).
     const keyStore = createKeyStore(apiDb);
     if (config.apiKeys.length > 0) await keyStore.seed(config.apiKeys);
-    // Every serve/index process sends webhook deliveries; their claims never overlap.
-    const dispatcher = startDispatcher({
-      db,
-      log: log.child({ worker: 'webhooks' }),
-      config: config.webhooks,
-    });
-    cleanups.push(() => dispatcher.stop());
-
     let redis: RedisClient | undefined;
     if (config.redisUrl) {
       redis = openRedis(
@@ -104,6 +96,18 @@ export async function serveCommand(
       );
       cleanups.push(redis.close);
     }
+
+    // Every serve/index process sends webhook deliveries; their claims never overlap. Delivered
+    // events are charged where the API counts compute units.
+    const dispatcher = startDispatcher({
+      db,
+      log: log.child({ worker: 'webhooks' }),
+      config: config.webhooks,
+      usage: redis
+        ? createRedisUsageStore(redis.redis, usageNamespace, () => {})
+        : createDbUsageStore(apiDb),
+    });
+    cleanups.push(() => dispatcher.stop());
 
     let background: Background | undefined;
     if (flags.index) {

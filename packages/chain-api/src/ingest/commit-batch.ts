@@ -3,38 +3,22 @@ import type { ChainConfig } from '../chains/index.js';
 import { applyPoolEvents, type PoolChanges, type PoolState } from '../derive/index.js';
 import { applyAbsolutes, type ReconcilePlan, type Reconciler } from '../reconcile/index.js';
 import { type StoreLogs, withCopyTransaction, writeBatch } from '../store/index.js';
-import type { ItemChain } from '../store/subscriptions/event-items.js';
-import {
-  hasWebhookTables,
-  queueWebhookDeliveries,
-  watchBatch,
-} from '../store/subscriptions/queue-deliveries.js';
+import { queueWebhookDeliveries, watchBatch } from '../store/subscriptions/queue-deliveries.js';
 import type { Checkpoint } from './indexer-types.js';
 import type { LeaderLock } from './leader-lock.js';
 import type { Prepared } from './prepare-batch.js';
+import { tokenLogos } from './token-logos.js';
+import { webhooksIn } from './webhook-tables.js';
 
 /** The indexer's parts a batch is written with. */
 export interface CommitDeps {
   db: Database;
-  /** The finality depth, and what webhook items show of the chain. */
-  chain: Pick<ChainConfig, 'finalityDepth'> & ItemChain;
+  /** The finality depth, and what webhook items show of the chain (its token logos too). */
+  chain: ChainConfig;
   lock: LeaderLock;
   reconciler: Reconciler;
   maxBatchSize: number;
   storeLogs: StoreLogs;
-}
-
-const webhookTables = new WeakMap<Database, Promise<boolean>>();
-
-/** Whether the store has webhooks to queue for, asked once per database (forgotten on failure). */
-function webhooksIn(db: Database): Promise<boolean> {
-  let known = webhookTables.get(db);
-  if (!known) {
-    known = hasWebhookTables(db);
-    known.catch(() => webhookTables.delete(db));
-    webhookTables.set(db, known);
-  }
-  return known;
 }
 
 /** What a committed batch changed, for the indexer's memory. */
@@ -92,6 +76,8 @@ export async function commitBatch(
       await queueWebhookDeliveries(tx, deps.chain, batch, watch, {
         newTokens: prepared.newTokens,
         storeLogs: deps.storeLogs,
+        balanceSteps: prepared.balanceSteps,
+        logoOf: tokenLogos(deps.chain),
       });
     }
   });

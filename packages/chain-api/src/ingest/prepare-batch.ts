@@ -12,6 +12,8 @@ import {
 } from '../derive/index.js';
 import type { BatchReads, Reconciler } from '../reconcile/index.js';
 import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
+import type { BalanceSteps } from '../store/subscriptions/balance-items.js';
+import { readBalanceSteps } from './balance-steps.js';
 import type { ContractProbes } from './contract-probes.js';
 import { fetchRange } from './fetch-range.js';
 import type { IndexerMode } from './indexer-mode.js';
@@ -24,6 +26,8 @@ export interface Prepared {
   nativeBalances: Map<string, bigint>;
   newTokens: TokenMetadata[];
   reads: BatchReads;
+  /** Watched balances inside a batch of several blocks, for per-block balances items. */
+  balanceSteps?: BalanceSteps | undefined;
 }
 
 /** The indexer's parts a batch is prepared with. */
@@ -74,6 +78,13 @@ export async function prepareBatch(
   resolveApprovalStandards(batch, standardOf);
   const { balances } = await fetchNativeBalances(rpc, [...batch.nativeTouched], to, deps.log);
   const reads = await deps.reconciler.prepare(batch, to, following, standardOf);
+  const balanceSteps = await readBalanceSteps(
+    deps.db,
+    rpc,
+    caps.multicall3,
+    deps.ctx.chainId,
+    batch,
+  );
   deps.stats.enrichMs += performance.now() - t2;
-  return { batch, nativeBalances: balances, newTokens, reads };
+  return { batch, nativeBalances: balances, newTokens, reads, balanceSteps };
 }

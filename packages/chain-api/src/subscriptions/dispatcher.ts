@@ -2,6 +2,7 @@ import type { Database, Listener } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { WebhooksConfig } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
+import { createDbUsageStore, type UsageStore } from '../keys/usage-store.js';
 import type { Resolver } from '../net/guarded-lookup.js';
 import {
   type ClaimedDelivery,
@@ -13,6 +14,7 @@ import {
 } from '../store/subscriptions/delivery-queue.js';
 import { deliveryStats } from '../store/subscriptions/delivery-stats.js';
 import { OUTBOX_CHANNEL } from '../store/subscriptions/queue-deliveries.js';
+import { createDeliveryCharger } from './delivery-charge.js';
 import { deliveryRequest } from './delivery-request.js';
 import { DeliveryError } from './errors.js';
 import { createWebhookSender } from './webhook-sender.js';
@@ -31,6 +33,10 @@ export interface DispatcherOptions {
   resolve?: Resolver;
   /** Finished deliveries are kept this long for the delivery log. Default 7 days. */
   retainMs?: number;
+  /** Where the owners' compute units are counted (as the API's). Default `api_key_usage` in `db`. */
+  usage?: UsageStore;
+  /** A delivery held by its owner's exhausted quota looks again after this long. Default 30 s. */
+  quotaRecheckMs?: number;
 }
 
 /** What this process's dispatcher has done since it started. */
@@ -73,6 +79,15 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     timeoutMs,
     maxSocketsPerHost: config.maxConnectionsPerHost,
     ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+  const charger = createDeliveryCharger({
+    db,
+    log,
+    usage: options.usage ?? createDbUsageStore(db),
+    // A held delivery's re-check must see a raised quota: owners are not kept longer than it.
+    ...(options.quotaRecheckMs !== undefined
+      ? { recheckMs: options.quotaRecheckMs, ownerTtlMs: Math.min(5_000, options.quotaRecheckMs) }
+      : {}),
   });
   const inFlight = new Set<Promise<void>>();
   const counters: DispatcherCounters = {
@@ -130,15 +145,19 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       );
       return false;
     }
+    const charged: ClaimedDelivery[] = [];
     for (const { delivery } of batch) {
       if (!recorded.has(delivery.id)) continue;
       counters.delivered++;
       counters.events_delivered += delivery.itemCount;
+      charged.push(delivery);
     }
+    await charger.charge(charged);
     return true;
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    if (await charger.held(delivery)) return;
     counters.attempts++;
     const { body, headers } = deliveryRequest(delivery, new Date());
     try {

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { createApiServer } from '../../src/api/server.js';
 import type { ChainConfig } from '../../src/chains/index.js';
+import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import type { WebhooksConfig } from '../../src/config/index.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce } from '../../src/ingest/index.js';
@@ -43,13 +44,22 @@ export interface WebhookDevnet {
   get(path: string): Promise<Record<string, unknown>>;
   dispatcher(
     config: Partial<WebhooksConfig>,
-    extra?: { disableAfterMs?: number; resolve?: Resolver; timeoutMs?: number },
+    extra?: {
+      disableAfterMs?: number;
+      resolve?: Resolver;
+      timeoutMs?: number;
+      quotaRecheckMs?: number;
+    },
   ): Dispatcher;
   close(): Promise<void>;
 }
 
+/** Logo URL the devnet's first workload token has (with `logos`). */
+export const TOKEN_LOGO = 'https://tokens.example/erc20-0.png';
+
 export async function startWebhookDevnet(
   kind: 'postgres' | 'pglite' = 'postgres',
+  opts: { logos?: boolean } = {},
 ): Promise<WebhookDevnet> {
   const anvil = await startAnvil();
   const w = await deployWorkload(anvil.rpcUrl, 6, 41);
@@ -61,7 +71,11 @@ export async function startWebhookDevnet(
   const db = t.db;
   await migrate(db, storeMigrations);
   const { key, record } = await createKeyStore(db).create({ name: 'webhooks test' });
-  const chain = workloadChain(anvil.rpcUrl, w, { finalityDepth: 64 });
+  // With `logos`: the first token has a logo, and the API serves logos (its pricing lookups).
+  const chain = workloadChain(anvil.rpcUrl, w, {
+    finalityDepth: 64,
+    ...(opts.logos ? { tokens: [{ address: w.erc20[0]!, logo: TOKEN_LOGO }] } : {}),
+  });
   const app = await createApiServer({
     db,
     chains: [chain],
@@ -80,6 +94,7 @@ export async function startWebhookDevnet(
     cursorSecret: 'test-cursor-secret-0123456789abcdef',
     rateLimit: { max: 1_000_000, windowMs: 60_000 },
     logger: undefined,
+    ...(opts.logos ? { pricing: pricingLookups(db, [chain]) } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -9,6 +9,7 @@ import {
   type BlockItems,
   type ItemPrice,
   type ItemToken,
+  type LogoOf,
   passes,
   type WebhookWatch,
 } from './webhook-watch.js';
@@ -127,6 +128,7 @@ export function activityItems(
   watch: WebhookWatch,
   tokens: ReadonlyMap<string, ItemToken>,
   prices: ReadonlyMap<string, ItemPrice>,
+  logoOf?: LogoOf,
 ): BlockItems[] {
   const rows = batch.activity.filter((row) => {
     if (!watch.addresses.has(row.wallet)) return false;
@@ -149,6 +151,7 @@ export function activityItems(
       price && price.priceUsd !== null
         ? { price_usd: price.priceUsd, pool_size: price.poolSize }
         : undefined,
+      logoOf,
     );
     item.address = row.wallet;
     const tx = index.txs.get(txKey(row.blockNumber, row.txIndex));

@@ -1,13 +1,14 @@
 import type { Queryable } from '@sluice/db';
 import type { DerivedBatch, TokenMetadata } from '../../derive/index.js';
 import type { StoreLogs } from '../chain-data.js';
-import { balanceItems, pairKey, touchedPairs } from './balance-items.js';
+import { type BalanceSteps, balanceItems, pairKey, touchedPairs } from './balance-items.js';
 import { activityItems, type ItemChain, indexBatch, transactionItems } from './event-items.js';
 import { splitDelivery } from './split-delivery.js';
 import type {
   BlockItems,
   ItemPrice,
   ItemToken,
+  LogoOf,
   WebhookType,
   WebhookWatch,
 } from './webhook-watch.js';
@@ -180,7 +181,7 @@ async function readPrices(
 
 /**
  * Builds each watching webhook's items from the written batch and inserts them as outbox rows in
- * chain order (one delivery per webhook and block, balances per batch, split at the size caps).
+ * chain order (one delivery per webhook and block, split at the size caps).
  * Runs in the batch's transaction after every table writer (balances are read back as written).
  * Returns the number of deliveries queued.
  *
@@ -194,7 +195,14 @@ export async function queueWebhookDeliveries(
   chain: ItemChain,
   batch: DerivedBatch,
   watch: BatchWatch,
-  written: { newTokens: readonly TokenMetadata[]; storeLogs: StoreLogs },
+  written: {
+    newTokens: readonly TokenMetadata[];
+    storeLogs: StoreLogs;
+    /** Watched balances inside a batch of several blocks (read in the prepare stage). */
+    balanceSteps?: BalanceSteps | undefined;
+    /** Token logos as the read endpoints show them. */
+    logoOf?: LogoOf | undefined;
+  },
 ): Promise<number> {
   const chainId = chain.chainId;
   const tokenAddresses = new Set<string>();
@@ -220,12 +228,19 @@ export async function queueWebhookDeliveries(
   const blocks: BlockItems[] = [];
   for (const w of watch.watches) {
     if (w.type === 'activities')
-      blocks.push(...activityItems(chain, batch, index, w, tokens, prices));
+      blocks.push(...activityItems(chain, batch, index, w, tokens, prices, written.logoOf));
     else if (w.type === 'transactions')
       blocks.push(...transactionItems(chain, batch, index, w, written.storeLogs));
     else
       blocks.push(
-        ...balanceItems(chain, batch, w, { before: watch.before, after, tokens, prices }),
+        ...balanceItems(chain, batch, w, {
+          before: watch.before,
+          after,
+          tokens,
+          prices,
+          steps: written.balanceSteps,
+          logoOf: written.logoOf,
+        }),
       );
   }
   // Chain order across webhooks: a delivery's seq orders it within its webhook and chain.

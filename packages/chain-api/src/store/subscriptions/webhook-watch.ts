@@ -37,6 +37,9 @@ export interface BlockItems {
   items: Record<string, unknown>[];
 }
 
+/** A token's logo URL (`native` or a token address), as the read endpoints show it. */
+export type LogoOf = (token: string) => string | undefined;
+
 /** Whether `value` passes a filter that may be unset (null); compared lower-case. */
 export function passes(filter: string | null, value: string | null | undefined): boolean {
   return filter === null || (value ?? '').toLowerCase() === filter.toLowerCase();
