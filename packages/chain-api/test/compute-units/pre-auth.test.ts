@@ -103,14 +103,16 @@ describe('key lookups before authentication', () => {
 
   it('shares one lookup among concurrent requests with the same key (a busy client stays under the bound)', async () => {
     const { api, counter } = await countedApi({
-      keyCacheTtlMs: 100,
+      // Long enough for a round of 50 to finish inside it (a key's requests beyond its request
+      // slots wait for them, so a round is not instantaneous), short enough to expire between.
+      keyCacheTtlMs: 500,
       keyLookups: { perIp: 5, windowMs: 600_000 },
     });
     for (let round = 0; round < 3; round++) {
       const statuses = await flood(api.url, 50, () => ({ 'x-sim-api-key': api.key }), 50);
       expect(count(statuses, 200)).toBe(50);
-      // Past the positive cache's 100 ms: the next round looks the key up again, once.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Past the positive cache's 500 ms: the next round looks the key up again, once.
+      await new Promise((resolve) => setTimeout(resolve, 550));
     }
     expect(counter.lookups).toBeLessThanOrEqual(5);
     const bad = randomKey();
