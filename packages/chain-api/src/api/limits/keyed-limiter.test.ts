@@ -66,4 +66,41 @@ describe('KeyedLimiter', () => {
     second();
     expect(slots.load('k')).toEqual({ active: 0, waiting: 0 });
   });
+
+  it('borrowWhenAlone: a key alone runs past its slots; once another key is active it waits again', async () => {
+    const slots = new KeyedLimiter(2, { borrowWhenAlone: true });
+    const busy = [await slots.hold('k'), await slots.hold('k'), await slots.hold('k')];
+    expect(slots.load('k')).toEqual({ active: 3, waiting: 0 });
+    const other = await slots.hold('other');
+    // Another key is active: k's next run waits, and k's releases bring it back to its 2 slots
+    // before any waiter of k runs.
+    let ran = false;
+    const waiter = slots.hold('k').then((release) => {
+      ran = true;
+      return release;
+    });
+    busy[0]!();
+    await Promise.resolve();
+    expect(ran).toBe(false);
+    expect(slots.load('k')).toEqual({ active: 2, waiting: 1 });
+    busy[1]!();
+    const third = await waiter;
+    expect(slots.load('k')).toEqual({ active: 2, waiting: 0 });
+    // Alone again: k borrows once more.
+    other();
+    const extra = [await slots.hold('k'), await slots.hold('k')];
+    expect(slots.load('k')).toEqual({ active: 4, waiting: 0 });
+    for (const release of [busy[2]!, third, ...extra]) release();
+    expect(slots.load('k')).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('without borrowWhenAlone a key alone still waits for its own slots', async () => {
+    const slots = new KeyedLimiter(1);
+    const release = await slots.hold('k');
+    const waiter = slots.hold('k');
+    expect(slots.load('k')).toEqual({ active: 1, waiting: 1 });
+    release();
+    (await waiter)();
+    expect(slots.load('k')).toEqual({ active: 0, waiting: 0 });
+  });
 });

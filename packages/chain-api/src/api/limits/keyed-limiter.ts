@@ -11,7 +11,15 @@ export class KeyedLimiter {
   private readonly active = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();
 
-  constructor(readonly perKey: number) {}
+  /**
+   * `borrowWhenAlone`: a key past its slots still runs while no other key has anything in flight
+   * (work-conserving: one busy client alone gets the whole server); as soon as another key is
+   * active, the busy key's further runs wait for its own slots again.
+   */
+  constructor(
+    readonly perKey: number,
+    private readonly opts: { borrowWhenAlone?: boolean } = {},
+  ) {}
 
   /** Runs `fn` once `key` has a free slot; rejects with the signal's reason if it aborts first. */
   async run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -42,10 +50,18 @@ export class KeyedLimiter {
     return { active: this.active.get(key) ?? 0, waiting: this.waiting.get(key)?.length ?? 0 };
   }
 
+  /** Whether `key` may run past its slots now: borrowing on, no other key in flight. */
+  private alone(key: string): boolean {
+    return (
+      this.opts.borrowWhenAlone === true &&
+      (this.active.size === 0 || (this.active.size === 1 && this.active.has(key)))
+    );
+  }
+
   private acquire(key: string, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     const active = this.active.get(key) ?? 0;
-    if (active < this.perKey) {
+    if (active < this.perKey || this.alone(key)) {
       this.active.set(key, active + 1);
       return Promise.resolve();
     }
@@ -68,16 +84,26 @@ export class KeyedLimiter {
   }
 
   private release(key: string): void {
-    const queue = this.waiting.get(key);
-    const next = queue?.shift();
-    if (queue && queue.length === 0) this.waiting.delete(key);
-    // The slot passes straight to the next waiter of the same key (its count stays).
-    if (next) {
-      next();
-      return;
-    }
     const active = (this.active.get(key) ?? 1) - 1;
     if (active <= 0) this.active.delete(key);
     else this.active.set(key, active);
+    this.grant(key);
+    // The last other key just finished: a borrowing key's waiters may go now.
+    if (this.opts.borrowWhenAlone === true && this.active.size === 1) {
+      const [only] = this.active.keys();
+      if (only !== undefined && only !== key) this.grant(only);
+    }
+  }
+
+  /** Lets `key`'s waiters run, in arrival order, while it has room. */
+  private grant(key: string): void {
+    const queue = this.waiting.get(key);
+    while (queue && queue.length > 0) {
+      const active = this.active.get(key) ?? 0;
+      if (active >= this.perKey && !this.alone(key)) break;
+      this.active.set(key, active + 1);
+      queue.shift()?.();
+    }
+    if (queue && queue.length === 0) this.waiting.delete(key);
   }
 }

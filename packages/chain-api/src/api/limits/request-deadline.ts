@@ -27,7 +27,7 @@ const controllers = new WeakMap<FastifyRequest, AbortController>();
 export function registerRequestDeadline(app: FastifyInstance, limits: RequestLimits): void {
   const dbSlots = new KeyedLimiter(limits.keyDbConcurrency);
   const nodeSlots = new KeyedLimiter(limits.keyNodeConcurrency);
-  const requestSlots = new KeyedLimiter(limits.keyRequestConcurrency);
+  const requestSlots = new KeyedLimiter(limits.keyRequestConcurrency, { borrowWhenAlone: true });
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   const scopes = new WeakMap<FastifyRequest, RequestScope>();
 
