@@ -32,7 +32,7 @@ import {
 
 const WALLETS = Number(process.env.WALLETS_TEST_WALLETS ?? 60);
 /** Empty blocks before the activity (built fast, see long-history.ts). */
-const HISTORY = Number(process.env.WALLETS_TEST_HISTORY ?? 200_000);
+const HISTORY = Number(process.env.WALLETS_TEST_HISTORY ?? 50_000);
 /** Empty blocks after each half of the activity (all of it stays within anvil's traceable range). */
 const EMPTY_BLOCKS = Number(process.env.WALLETS_TEST_EMPTY_BLOCKS ?? 1_000);
 
@@ -48,6 +48,11 @@ const PARITY_TRACES = /"trace_(block|transaction)"/;
  * start-up probe found it, debug_traceBlockByNumber otherwise).
  */
 const BACKFILL_TRACES = /"(debug_traceTransaction|trace_block|trace_transaction)"/;
+/**
+ * The full-mode reference starts after the empty history: no wallet did anything there, so its
+ * answers are the same, without fetching hundreds of thousands of empty blocks twice.
+ */
+const referenceChain = () => workloadChain(anvil.rpcUrl, w, { startBlock: BigInt(HISTORY) });
 /** Calls the proxy holds give up soon (the default is 20 s). */
 const fastRpc = { timeoutMs: 2_000 };
 
@@ -109,7 +114,7 @@ beforeAll(async () => {
   timings.head = Number(BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber')));
   // Full mode over the same history: the reference answers.
   t0 = performance.now();
-  const chain = workloadChain(anvil.rpcUrl, w);
+  const chain = referenceChain();
   full = await serveStore(chain, alwaysReady(31337));
   await indexOnce({ db: full.db, chains: [chain], log, maxBatchSize: 2_000 });
   lap('full indexing', t0);
@@ -418,7 +423,9 @@ describe('crash and reorg safety', () => {
       () => indexers.status()[0]?.wallets?.running.some((r) => r.phase === 'fetch') === true,
     );
     await indexers.stop();
-    expect((await trackedRow(s, wallet))?.status).toBe('backfilling');
+    // Stopped in its fetch phase, or failed there first when a held trace call gave up (2 s)
+    // before the stop reached it on a busy machine: either way not ready, and retried.
+    expect(['backfilling', 'failed']).toContain((await trackedRow(s, wallet))?.status);
     const { rows } = await s.db.query<{ n: string }>(
       'select count(*) as n from activity where wallet = $1',
       [wallet],
@@ -545,12 +552,15 @@ describe('crash and reorg safety', () => {
     expect(halfWritten).toEqual([]);
     expect(statuses.has('backfilling')).toBe(true); // the watcher saw the window it guards
     // The CLI's chain comes from the registry, which gives ETH a logo the in-process reference
-    // config (workloadChain) does not have; everything else must match.
-    const got = JSON.parse(
-      JSON.stringify(await walletAnswers({ url: second.url, key }, wallet)),
-      (k, v) => (k === 'logo' && v === NATIVE_ETH_LOGO ? undefined : v),
+    // config (workloadChain) does not have, and the CLI runs the NFT metadata worker, which adds
+    // `metadata` (the token URI) whenever it gets there first; everything else must match.
+    const apart = (answers: unknown) =>
+      JSON.parse(JSON.stringify(answers), (k, v) =>
+        k === 'metadata' || (k === 'logo' && v === NATIVE_ETH_LOGO) ? undefined : v,
+      );
+    expect(apart(await walletAnswers({ url: second.url, key }, wallet))).toEqual(
+      apart(reference.get(wallet)),
     );
-    expect(got).toEqual(reference.get(wallet));
   }, 300_000);
 
   it('a reorg below the handover during the backfill: the wallet is backfilled again on the new branch', async () => {
@@ -602,7 +612,7 @@ describe('crash and reorg safety', () => {
     const head = BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber'));
     await waitFor(() => BigInt(indexers.status()[0]?.indexed_block ?? 0) >= head);
     // Reference: full mode over the new branch.
-    const fullChain = workloadChain(anvil.rpcUrl, w);
+    const fullChain = referenceChain();
     const again = await serveStore(fullChain, alwaysReady(31337));
     cleanups.push(async () => {
       await again.app.close();
