@@ -52,35 +52,60 @@ export async function readBalanceSteps(
     ...new Set(pairs.map((p) => p.wallet)),
   ]);
   if (watched.size === 0) return undefined;
-  const native = new Map<bigint, string[]>();
-  const erc20 = new Map<bigint, BalancePair[]>();
-  for (const { wallet, asset } of pairs) {
-    if (!watched.has(wallet)) continue;
-    for (const block of movedAt(batch, wallet, asset, last)) {
-      if (asset === 'native') native.set(block, [...(native.get(block) ?? []), wallet]);
-      else erc20.set(block, [...(erc20.get(block) ?? []), { token: asset, wallet }]);
+  const byBlock = new Map<bigint, { wallet: string; asset: string }[]>();
+  for (const pair of pairs) {
+    if (!watched.has(pair.wallet)) continue;
+    for (const block of movedAt(batch, pair.wallet, pair.asset, last)) {
+      byBlock.set(block, [...(byBlock.get(block) ?? []), pair]);
     }
   }
   const steps = new Map<string, Map<bigint, bigint>>();
-  const put = (wallet: string, asset: string, block: bigint, amount: bigint) => {
-    const key = pairKey(wallet, asset);
-    const at = steps.get(key) ?? new Map<bigint, bigint>();
-    at.set(block, amount);
-    steps.set(key, at);
-  };
+  await Promise.all(
+    [...byBlock].map(async ([block, list]) => {
+      for (const [key, amount] of await readPairsAt(rpc, multicall3, list, block)) {
+        const at = steps.get(key) ?? new Map<bigint, bigint>();
+        at.set(block, amount);
+        steps.set(key, at);
+      }
+    }),
+  );
+  return steps;
+}
+
+/**
+ * The node's balances of (wallet, asset) pairs at `block`, by {@link pairKey}: one
+ * eth_getBalance batch for the native pairs, one Multicall3 balanceOf for the rest. A pair the
+ * node cannot answer for at that block (pruned state, a reverting balanceOf) is left out.
+ *
+ * @example
+ * const at = await readPairsAt(rpc, multicall3, [{ wallet, asset: 'native' }], 99n);
+ */
+export async function readPairsAt(
+  rpc: RpcClient,
+  multicall3: string | null,
+  pairs: readonly { wallet: string; asset: string }[],
+  block: bigint,
+): Promise<Map<string, bigint>> {
+  const out = new Map<string, bigint>();
+  const wallets = pairs.filter((p) => p.asset === 'native').map((p) => p.wallet);
+  const erc20: BalancePair[] = pairs
+    .filter((p) => p.asset !== 'native')
+    .map((p) => ({ token: p.asset, wallet: p.wallet }));
   await Promise.all([
-    ...[...native].map(async ([block, wallets]) => {
+    (async () => {
+      if (wallets.length === 0) return;
       const { balances, atLatest } = await fetchNativeBalances(rpc, wallets, block);
       if (atLatest) return;
-      for (const [wallet, amount] of balances) put(wallet, 'native', block, amount);
-    }),
-    ...[...erc20].map(async ([block, list]) => {
-      const values = await readBalances(rpc, multicall3, list, block);
-      list.forEach((p, i) => {
+      for (const [wallet, amount] of balances) out.set(pairKey(wallet, 'native'), amount);
+    })(),
+    (async () => {
+      if (erc20.length === 0) return;
+      const values = await readBalances(rpc, multicall3, erc20, block);
+      erc20.forEach((p, i) => {
         const v = values[i];
-        if (v !== null && v !== undefined) put(p.wallet, p.token, block, v);
+        if (v !== null && v !== undefined) out.set(pairKey(p.wallet, p.token), v);
       });
-    }),
+    })(),
   ]);
-  return steps;
+  return out;
 }

@@ -53,11 +53,14 @@ export async function commitBatch(
   const plan = await deps.reconciler.plan(batch, prepared.reads, cp.block, head);
   applyAbsolutes(batch, plan);
   const webhooks = await webhooksIn(deps.db);
+  // Items of watched wallets whose rows the mode drops come from the unfiltered batch.
+  const { unstored } = prepared;
+  const seen = unstored?.batch ?? batch;
   await withCopyTransaction(deps.db, async (tx) => {
     // Fence: a leader whose lock session died must not write another batch.
     await deps.lock.assertHeld(tx);
     // Webhooks see the batch in the transaction that writes it: queued only if it commits.
-    const watch = webhooks ? await watchBatch(tx, deps.chain.chainId, batch) : null;
+    const watch = webhooks ? await watchBatch(tx, deps.chain.chainId, seen) : null;
     await writeBatch(tx, {
       chainId: deps.chain.chainId,
       batch,
@@ -73,11 +76,12 @@ export async function commitBatch(
     });
     await deps.reconciler.apply(tx, plan, batch, batch.toBlock > finalized);
     if (watch) {
-      await queueWebhookDeliveries(tx, deps.chain, batch, watch, {
-        newTokens: prepared.newTokens,
+      await queueWebhookDeliveries(tx, deps.chain, seen, watch, {
+        newTokens: unstored ? [...prepared.newTokens, ...unstored.tokens] : prepared.newTokens,
         storeLogs: deps.storeLogs,
         balanceSteps: prepared.balanceSteps,
         logoOf: tokenLogos(deps.chain),
+        unstored,
       });
     }
   });

@@ -35,6 +35,9 @@ export interface BetweenBatches {
   assertHeld: (tx: Queryable) => Promise<void>;
 }
 
+/** What the store holds of a wallet (see {@link IndexerMode.stores}). */
+export type WalletStorage = 'complete' | 'rows' | 'none';
+
 /** A mode's section of /health (leader only). */
 export interface ModeStatus {
   mode: string;
@@ -51,6 +54,13 @@ export interface IndexerMode<S extends ModeStatus = ModeStatus> {
   between(input: BetweenBatches): Promise<PoolState[]>;
   /** The part of a derived batch to write. */
   filter(batch: DerivedBatch, pools: ReadonlyMap<string, PoolState>): DerivedBatch;
+  /**
+   * What the store holds of `wallet`: its rows and complete balances, the batches' rows only
+   * (balances still incomplete, e.g. its backfill is running), or nothing (`filter` drops its
+   * rows). Webhooks watching a wallet the store does not hold get their items from the unfiltered
+   * batch, and their balances from the node while the store's are incomplete.
+   */
+  stores(wallet: string): WalletStorage;
   /** The store may have changed under the indexer (restart, rollback, reset): reload. */
   invalidate(): void;
   status(): S;

@@ -19,6 +19,7 @@ import { fetchRange } from './fetch-range.js';
 import type { IndexerMode } from './indexer-mode.js';
 import type { IndexStats } from './indexer-types.js';
 import type { TokenStandards } from './token-standards.js';
+import { readUnstoredWatch, type UnstoredWatch } from './unstored-watch.js';
 
 /** A batch ready to write: derived rows plus what was read from the node for them. */
 export interface Prepared {
@@ -28,6 +29,8 @@ export interface Prepared {
   reads: BatchReads;
   /** Watched balances inside a batch of several blocks, for per-block balances items. */
   balanceSteps?: BalanceSteps | undefined;
+  /** Webhooks' view of watched wallets the store does not hold whole (never written). */
+  unstored?: UnstoredWatch | undefined;
 }
 
 /** The indexer's parts a batch is prepared with. */
@@ -78,13 +81,18 @@ export async function prepareBatch(
   resolveApprovalStandards(batch, standardOf);
   const { balances } = await fetchNativeBalances(rpc, [...batch.nativeTouched], to, deps.log);
   const reads = await deps.reconciler.prepare(batch, to, following, standardOf);
-  const balanceSteps = await readBalanceSteps(
-    deps.db,
-    rpc,
-    caps.multicall3,
-    deps.ctx.chainId,
-    batch,
-  );
+  const { db, mode } = deps;
+  const chainId = deps.ctx.chainId;
+  const unstored = mode
+    ? await readUnstoredWatch(
+        { db, rpc, caps, chainId, mode, standards },
+        { derived, kept: batch },
+        standardOf,
+      )
+    : undefined;
+  // The batch webhook items are built from: the unfiltered one when it has their wallets' rows.
+  const seen = unstored?.batch ?? batch;
+  const balanceSteps = await readBalanceSteps(db, rpc, caps.multicall3, chainId, seen);
   deps.stats.enrichMs += performance.now() - t2;
-  return { batch, nativeBalances: balances, newTokens, reads, balanceSteps };
+  return { batch, nativeBalances: balances, newTokens, reads, balanceSteps, unstored };
 }

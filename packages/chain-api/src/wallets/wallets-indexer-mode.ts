@@ -38,6 +38,7 @@ export function walletsIndexerMode(
       },
       filter: (batch, pools) =>
         wallets.filter(batch, bootstrap ? v3PoolHolders(batch, pools) : undefined),
+      stores: (wallet) => wallets.stores(wallet),
       invalidate: () => bootstrap?.invalidate(),
       status: () => ({
         ...wallets.status(),

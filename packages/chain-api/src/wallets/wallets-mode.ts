@@ -2,6 +2,7 @@ import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import type { ChainConfig } from '../chains/index.js';
 import type { DerivedBatch } from '../derive/index.js';
+import type { WalletStorage } from '../ingest/indexer-mode.js';
 import { lockCheckpoint } from '../store/checkpoints.js';
 import { resetTracked, setHandover } from '../store/wallets/tracked-status.js';
 import {
@@ -50,6 +51,8 @@ const KICK_ROWS = 1_000;
  */
 export class WalletsMode {
   private tracked: ReadonlySet<string> = new Set();
+  /** Tracked wallets whose backfill was done at the last reload (their stored balances are whole). */
+  private ready: ReadonlySet<string> = new Set();
   private lastEvict = 0;
   private highest: bigint | null = null;
   private counts: Record<string, number> = {};
@@ -95,6 +98,15 @@ export class WalletsMode {
   }
 
   /**
+   * What the store holds of `wallet`: nothing unless it is handed over (batches keep its rows
+   * from then on); its balances are complete once its backfill is done.
+   */
+  stores(wallet: string): WalletStorage {
+    if (!this.tracked.has(wallet)) return 'none';
+    return this.ready.has(wallet) ? 'complete' : 'rows';
+  }
+
+  /**
    * Between batches: drops wallets whose handover or balances are above a rolled-back
    * checkpoint (their backfill runs again), evicts beyond the cap, hands new wallets over at
    * `cp`, reloads the tracked set and starts due backfills.
@@ -122,6 +134,7 @@ export class WalletsMode {
     if (reload) {
       const rows = await listTracked(this.db, id);
       this.tracked = new Set(rows.filter((r) => r.handoverBlock !== null).map((r) => r.wallet));
+      this.ready = new Set(rows.filter((r) => r.status === 'ready').map((r) => r.wallet));
       this.runner.kick(rows.filter((r) => r.status !== 'ready').slice(0, KICK_ROWS));
     } else {
       if (handed.length > 0) this.tracked = new Set([...this.tracked, ...handed]);

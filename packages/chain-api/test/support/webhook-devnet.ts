@@ -7,12 +7,14 @@ import { createApiServer } from '../../src/api/server.js';
 import type { ChainConfig } from '../../src/chains/index.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import type { WebhooksConfig } from '../../src/config/index.js';
+import type { WalletsOptions } from '../../src/config/wallets-config.js';
 import { type AnvilInstance, startAnvil } from '../../src/devnet/index.js';
 import { indexOnce } from '../../src/ingest/index.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import type { Resolver } from '../../src/net/guarded-lookup.js';
 import { storeMigrations } from '../../src/store/migrations.js';
 import { type Dispatcher, startDispatcher } from '../../src/subscriptions/dispatcher.js';
+import { indexOnce as indexWalletsOnce } from '../../src/wallets/start-indexers.js';
 import {
   deployWorkload,
   rpcCall,
@@ -36,8 +38,11 @@ export interface WebhookDevnet {
   chain: ChainConfig;
   app: FastifyInstance;
   apiUrl: string;
-  /** Indexes to the node's head, one block per batch (as at the head). */
-  index(): Promise<void>;
+  /**
+   * Indexes to the node's head, one block per batch (as at the head) unless `batchSize`;
+   * `wallets` tunes a wallets-mode chain.
+   */
+  index(batchSize?: number, wallets?: Partial<WalletsOptions>): Promise<void>;
   head(): Promise<bigint>;
   /** eth_getBalance or balanceOf at `block`. */
   balanceAt(wallet: string, asset: string, block: bigint): Promise<bigint>;
@@ -57,9 +62,13 @@ export interface WebhookDevnet {
 /** Logo URL the devnet's first workload token has (with `logos`). */
 export const TOKEN_LOGO = 'https://tokens.example/erc20-0.png';
 
+/**
+ * With `mode: 'wallets'` the chain is a wallets-mode chain (it follows from the head at the first
+ * `index()`, keeping tracked wallets' rows only).
+ */
 export async function startWebhookDevnet(
   kind: 'postgres' | 'pglite' = 'postgres',
-  opts: { logos?: boolean } = {},
+  opts: { logos?: boolean; mode?: 'wallets' } = {},
 ): Promise<WebhookDevnet> {
   const anvil = await startAnvil();
   const w = await deployWorkload(anvil.rpcUrl, 6, 41);
@@ -72,10 +81,13 @@ export async function startWebhookDevnet(
   await migrate(db, storeMigrations);
   const { key, record } = await createKeyStore(db).create({ name: 'webhooks test' });
   // With `logos`: the first token has a logo, and the API serves logos (its pricing lookups).
-  const chain = workloadChain(anvil.rpcUrl, w, {
-    finalityDepth: 64,
-    ...(opts.logos ? { tokens: [{ address: w.erc20[0]!, logo: TOKEN_LOGO }] } : {}),
-  });
+  const chain: ChainConfig = {
+    ...workloadChain(anvil.rpcUrl, w, {
+      finalityDepth: 64,
+      ...(opts.logos ? { tokens: [{ address: w.erc20[0]!, logo: TOKEN_LOGO }] } : {}),
+    }),
+    ...(opts.mode ? { mode: opts.mode } : {}),
+  };
   const app = await createApiServer({
     db,
     chains: [chain],
@@ -94,6 +106,8 @@ export async function startWebhookDevnet(
     cursorSecret: 'test-cursor-secret-0123456789abcdef',
     rateLimit: { max: 1_000_000, windowMs: 60_000 },
     logger: undefined,
+    // A wallets-mode read answers at once (no backfill runs unless the test indexes).
+    ...(opts.mode === 'wallets' ? { walletWaitMs: 0 } : {}),
     ...(opts.logos ? { pricing: pricingLookups(db, [chain]) } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -110,8 +124,10 @@ export async function startWebhookDevnet(
     chain,
     app,
     apiUrl,
-    async index() {
-      await indexOnce({ db, chains: [chain], log: silent, batchSize: 1, maxBatchSize: 1 });
+    async index(batchSize = 1, wallets = {}) {
+      const opts = { db, chains: [chain], log: silent, batchSize, maxBatchSize: batchSize };
+      if (chain.mode === 'wallets') await indexWalletsOnce({ ...opts, wallets });
+      else await indexOnce(opts);
     },
     head: async () => BigInt(await rpcCall<string>(anvil.rpcUrl, 'eth_blockNumber')),
     async balanceAt(wallet, asset, block) {

@@ -23,6 +23,37 @@ export const pairKey = (wallet: string, asset: string) => `${wallet}|${asset}`;
  */
 export type BalanceSteps = ReadonlyMap<string, ReadonlyMap<bigint, bigint>>;
 
+/**
+ * Balances of watched wallets whose rows the store does not keep (wallets mode, an untracked
+ * wallet), read from the node: they replace whatever the store holds for those wallets.
+ */
+export interface NodeBalances {
+  wallets: ReadonlySet<string>;
+  /** At the block before the batch, by {@link pairKey}. */
+  before: PairBalances;
+  /** At the batch's last block, by {@link pairKey}. */
+  after: PairBalances;
+}
+
+/**
+ * The store's balances of the batch's pairs with those of `node.wallets` taken from the node.
+ *
+ * @example
+ * const before = withNodeBalances(watch.before, unstored, 'before');
+ */
+export function withNodeBalances(
+  stored: PairBalances,
+  node: NodeBalances | undefined,
+  side: 'before' | 'after',
+): PairBalances {
+  if (!node) return stored;
+  const out = new Map(
+    [...stored].filter(([key]) => !node.wallets.has(key.slice(0, key.indexOf('|')))),
+  );
+  for (const [key, amount] of node[side]) out.set(key, amount);
+  return out;
+}
+
 /** What the balances items are built from: the stored balances around the batch. */
 export interface BalanceInputs {
   /** At the block before the batch (the store before it was written); absent: never seen. */

@@ -1,7 +1,14 @@
 import type { Queryable } from '@sluice/db';
 import type { DerivedBatch, TokenMetadata } from '../../derive/index.js';
 import type { StoreLogs } from '../chain-data.js';
-import { type BalanceSteps, balanceItems, pairKey, touchedPairs } from './balance-items.js';
+import {
+  type BalanceSteps,
+  balanceItems,
+  type NodeBalances,
+  pairKey,
+  touchedPairs,
+  withNodeBalances,
+} from './balance-items.js';
 import { activityItems, type ItemChain, indexBatch, transactionItems } from './event-items.js';
 import { splitDelivery } from './split-delivery.js';
 import type {
@@ -34,8 +41,13 @@ export interface BatchWatch {
   before: Map<string, bigint>;
 }
 
-/** Every address the batch names: activity wallets, transaction parties, balance changes. */
-function touchedAddresses(batch: DerivedBatch): string[] {
+/**
+ * Every address the batch names: activity wallets, transaction parties, balance changes.
+ *
+ * @example
+ * const addresses = touchedAddresses(batch);
+ */
+export function touchedAddresses(batch: DerivedBatch): string[] {
   const out = new Set<string>();
   for (const row of batch.activity) out.add(row.wallet);
   for (const tx of batch.txs) {
@@ -202,6 +214,8 @@ export async function queueWebhookDeliveries(
     balanceSteps?: BalanceSteps | undefined;
     /** Token logos as the read endpoints show them. */
     logoOf?: LogoOf | undefined;
+    /** Balances of watched wallets the store does not keep (read from the node instead). */
+    unstored?: NodeBalances | undefined;
   },
 ): Promise<number> {
   const chainId = chain.chainId;
@@ -214,10 +228,11 @@ export async function queueWebhookDeliveries(
   }
   const tokens = await readTokens(tx, chainId, [...tokenAddresses], written.newTokens);
   const balanceWatches = watch.watches.filter((w) => w.type === 'balances');
-  const after =
+  const stored =
     balanceWatches.length > 0
       ? await readBalances(tx, chainId, batch, balanceWatches)
       : new Map<string, bigint>();
+  const after = withNodeBalances(stored, written.unstored, 'after');
   const assets = new Set<string>();
   if (balanceWatches.length > 0) for (const p of touchedPairs(batch)) assets.add(p.asset);
   if (watch.watches.some((w) => w.type === 'activities')) {
@@ -234,7 +249,7 @@ export async function queueWebhookDeliveries(
     else
       blocks.push(
         ...balanceItems(chain, batch, w, {
-          before: watch.before,
+          before: withNodeBalances(watch.before, written.unstored, 'before'),
           after,
           tokens,
           prices,
