@@ -20,7 +20,7 @@ export async function openPglite(dataDir: string, schema: string | undefined): P
     pglite = await PGlite.create(dataDir, { parsers });
     if (schema) {
       await pglite.exec(
-        `create schema if not exists "${schema}"; set search_path to "${schema}", public;`,
+        `create schema if not exists "${schema}"; set search_path to "${schema}";`,
       );
     }
   } catch (error) {

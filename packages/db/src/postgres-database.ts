@@ -31,7 +31,7 @@ function timeoutConfig(statementMs: number, connectMs: number): pg.ClientConfig 
   };
 }
 
-/** Opens a `pg` pool; with `schema`, creates it and makes it the first entry of every session's search path. */
+/** Opens a `pg` pool; with `schema`, creates it and makes it every session's whole search path. */
 export async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
   const { schema } = options;
   const { statementMs, connectMs } = resolveTimeouts(options);
@@ -51,7 +51,7 @@ export async function openPostgres(url: string, options: OpenDatabaseOptions): P
     connectionString: url,
     application_name: options.applicationName ?? 'sluice',
     ...timeouts,
-    ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   };
   const pool = new pg.Pool({ ...clientConfig, max: options.max ?? 10 });
   const listeners = new Set<{ close(): Promise<void> }>();

@@ -27,7 +27,7 @@ export function testDatabaseUrl(): string {
 /** Adds `search_path` to a connection string so a child process lands in the same schema. */
 export function withSearchPath(url: string, schema: string): string {
   const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema},public`);
+  u.searchParams.set('options', `-c search_path=${schema}`);
   return u.toString();
 }
 

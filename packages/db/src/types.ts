@@ -61,7 +61,10 @@ export interface OpenDatabaseOptions {
   url?: string | undefined;
   /** PGlite data folder (default `./data`); `memory://` keeps it in memory. Ignored with `url`. */
   dataDir?: string | undefined;
-  /** Schema to create (if missing) and put first on the search path. */
+  /**
+   * Schema to create (if missing) and make the whole search path: a table missing from it is an
+   * error, never another schema's table of the same name (`public`'s, say).
+   */
   schema?: string | undefined;
   /** Maximum pool size for PostgreSQL (default 10). */
   max?: number | undefined;
