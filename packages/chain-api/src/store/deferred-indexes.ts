@@ -44,6 +44,15 @@ export const deferredIndexesMigrations: Migration[] = [
 const lock = (tx: Queryable) =>
   tx.query(`select pg_advisory_xact_lock(hashtext(current_schema() || '.deferred_indexes'))`);
 
+/** No row in the write-path tables and no chain past its backfill. */
+async function isFresh(db: Queryable): Promise<boolean> {
+  const empty = FRESH_TABLES.map((t) => `not exists (select 1 from ${t})`).join(' and ');
+  const { rows } = await db.query<{ fresh: boolean }>(
+    `select ${empty} and not exists (select 1 from checkpoints where backfill_done) as fresh`,
+  );
+  return rows[0]?.fresh === true;
+}
+
 /**
  * On a fresh store (no row in the write-path tables, no chain past its backfill), drops the
  * deferrable indexes that exist and records them, in one transaction holding the tables' locks
@@ -54,14 +63,12 @@ const lock = (tx: Queryable) =>
  * const dropped = await deferIndexes(db); // ['activity_wallet_feed_idx', ...] or []
  */
 export async function deferIndexes(db: Database): Promise<string[]> {
+  // A store with data (every restart but the first) answers without taking any lock.
+  if (!(await isFresh(db))) return [];
   return db.transaction(async (tx) => {
     await lock(tx);
     await tx.exec(`lock table ${FRESH_TABLES.join(', ')} in share row exclusive mode`);
-    const empty = FRESH_TABLES.map((t) => `not exists (select 1 from ${t})`).join(' and ');
-    const { rows } = await tx.query<{ fresh: boolean }>(
-      `select ${empty} and not exists (select 1 from checkpoints where backfill_done) as fresh`,
-    );
-    if (!rows[0]?.fresh) return [];
+    if (!(await isFresh(tx))) return [];
     const present = await tx.query<{ indexname: string }>(
       `select indexname from pg_indexes
         where schemaname = current_schema() and indexname = any($1::text[])`,
