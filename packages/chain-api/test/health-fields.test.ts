@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { ApiContext } from '../src/api/context.js';
 import { healthRoute } from '../src/api/routes/health.js';
 
-/** /health carries each chain's stop reason and trace capability through its response schema. */
+/**
+ * /health carries each chain's stop reason, trace capability and deferred index count through
+ * its response schema.
+ */
 describe('GET /health per-chain error and traces', () => {
   it('serializes error and traces, and reports syncing for a stopped chain', async () => {
     const chains = [
@@ -25,6 +28,16 @@ describe('GET /health per-chain error and traces', () => {
         ready: false,
         traces: 'supported' as const,
         error: 'chain 31337 (devnet): ... run `sluice-chain reset 31337` ...',
+      },
+      {
+        chain_id: 8453,
+        name: 'base',
+        head_block: 20,
+        indexed_block: 20,
+        lag_seconds: 0,
+        ready: false,
+        traces: 'supported' as const,
+        deferred_indexes: 6,
       },
     ];
     const ctx = {

@@ -19,11 +19,13 @@ interface CheckpointRow {
   age_seconds: number;
   halted: string | null;
   traces: string | null;
+  deferred_indexes: number;
 }
 
 /**
  * Readiness for API-only replicas (no indexer in this process), read from `checkpoints`:
- * ready = backfill done and the indexer wrote within `staleAfterSeconds`. Cached for `cacheMs`
+ * ready = backfill done, the indexer wrote within `staleAfterSeconds` and no secondary index a
+ * cold backfill deferred is still to build. Cached for `cacheMs`
  * so requests don't each hit the table.
  */
 export function checkpointStatusSource(
@@ -40,7 +42,8 @@ export function checkpointStatusSource(
       `select chain_id, indexed_block::text, head_block::text, backfill_done, halted,
               capabilities->>'traces' as traces,
               extract(epoch from now() - indexed_time)::float8 as lag_seconds,
-              extract(epoch from now() - updated_at)::float8 as age_seconds
+              extract(epoch from now() - updated_at)::float8 as age_seconds,
+              (select count(*) from deferred_indexes)::int as deferred_indexes
          from checkpoints where chain_id = any($1::int[])`,
       [chains.map((chain) => chain.chainId)],
     );
@@ -63,7 +66,11 @@ export function checkpointStatusSource(
         head_block: row.head_block === null ? null : Number(row.head_block),
         indexed_block: Number(row.indexed_block),
         lag_seconds: row.lag_seconds === null ? null : Math.max(0, Math.round(row.lag_seconds)),
-        ready: row.backfill_done && row.age_seconds <= staleAfter && !row.halted,
+        ready:
+          row.backfill_done &&
+          row.age_seconds <= staleAfter &&
+          !row.halted &&
+          row.deferred_indexes === 0,
         ...(row.traces === null
           ? {}
           : { traces: row.traces === 'true' ? 'supported' : 'unsupported' }),

@@ -20,7 +20,7 @@ export async function startBackground(opts: {
   log: Logger;
   /** Metadata server of the local devnet: the only private host the NFT fetcher may reach. */
   devnetMetadataUrl?: string | undefined;
-  config: Pick<AppConfig, 'wallets' | 'nft' | 'pricing' | 'ci'>;
+  config: Pick<AppConfig, 'wallets' | 'nft' | 'pricing' | 'ci' | 'deferIndexesMinBlocks'>;
   /** The process's node clients (the caller closes them). */
   nodes: NodeClientRegistry;
 }): Promise<Background> {
@@ -44,6 +44,7 @@ export async function startBackground(opts: {
       log: log.child({ worker: 'indexer' }),
       wallets: config.wallets,
       plainProgress: config.ci,
+      deferIndexesMinBlocks: config.deferIndexesMinBlocks,
       nodes,
     });
     started.push(indexers);

@@ -64,6 +64,11 @@ export interface AppConfig {
   pricing: PricingThresholds;
   /** Webhook subscriptions and their deliveries (WEBHOOK_*). */
   webhooks: WebhooksConfig;
+  /**
+   * DEFER_INDEXES_MIN_BLOCKS (default 1000; 0: never): on a fresh store, a chain starting at least
+   * this many blocks below its head builds the API-only secondary indexes after the backfill.
+   */
+  deferIndexesMinBlocks: number;
   /** `CI=true`: backfill progress as log lines even on a terminal. */
   ci: boolean;
   /** The local devnet: ANVIL_PATH and PATH (where anvil is looked for), SLUICE_CONTRACTS_CACHE. */

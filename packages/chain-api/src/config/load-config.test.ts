@@ -147,3 +147,14 @@ describe('every variable', () => {
     });
   });
 });
+
+describe('DEFER_INDEXES_MIN_BLOCKS', () => {
+  it('defers from 1,000 blocks by default, 0 turns it off, and names a bad value', () => {
+    expect(loadConfig({}).deferIndexesMinBlocks).toBe(1_000);
+    expect(loadConfig({ DEFER_INDEXES_MIN_BLOCKS: '0' }).deferIndexesMinBlocks).toBe(0);
+    expect(loadConfig({ DEFER_INDEXES_MIN_BLOCKS: '50000' }).deferIndexesMinBlocks).toBe(50_000);
+    expect(() => loadConfig({ DEFER_INDEXES_MIN_BLOCKS: '-1' })).toThrow(
+      /DEFER_INDEXES_MIN_BLOCKS must be an integer/,
+    );
+  });
+});

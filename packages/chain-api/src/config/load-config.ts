@@ -104,6 +104,7 @@ export function loadConfig(env: Env): AppConfig {
     nft: nftConfigFromEnv(env),
     pricing: pricingThresholdsFromEnv(env),
     webhooks: webhooksConfigFromEnv(env),
+    deferIndexesMinBlocks: integer(env, 'DEFER_INDEXES_MIN_BLOCKS', 1_000, 0, 1_000_000_000),
     ci: env.CI === 'true',
     devnet: {
       anvilPath: env.ANVIL_PATH || undefined,

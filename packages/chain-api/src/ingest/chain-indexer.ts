@@ -20,6 +20,7 @@ import { ContractProbes } from './contract-probes.js';
 import { InconsistentRangeError } from './fetch-range.js';
 import { ChainReplacedError, verifyChainId, verifyGenesis } from './genesis-check.js';
 import { HeadTouch } from './head-touch.js';
+import { IndexDeferral } from './index-deferral.js';
 import type { IndexerMode, LeaderState, ModeStatus } from './indexer-mode.js';
 import { chainMode, chainReconciler, openChainRpc } from './indexer-parts.js';
 import {
@@ -79,6 +80,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
   private readonly mode: IndexerMode<S> | undefined;
   private readonly commitDeps: CommitDeps;
   private readonly plannerStats: PlannerStats;
+  private readonly deferral: IndexDeferral;
 
   constructor(db: Database, chain: ChainConfig, options: ChainIndexerOptions<S>) {
     this.db = db;
@@ -109,6 +111,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     this.plannerStats = new PlannerStats(db, (err) =>
       this.log.warn({ err }, 'analyze of the balance tables failed'),
     );
+    this.deferral = new IndexDeferral(db, chain.chainId, this.opts.deferIndexesMinBlocks, this.log);
   }
 
   /** What a leading indexer shares with its mode; undefined as a standby or before init. */
@@ -144,7 +147,8 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     const standby = this.standbyStatus;
     const rpcOk = this.rpc.health().ok;
     const state = { chain, caps, halted, leader, standby, checkpoint, head, caughtUp, rpcOk };
-    return indexerStatus({ ...state, readyLagBlocks }, { reconciler, reorgs, mode });
+    const settings = { readyLagBlocks, deferredIndexes: this.deferral.pending };
+    return indexerStatus({ ...state, ...settings }, { reconciler, reorgs, mode });
   }
 
   /**
@@ -165,6 +169,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
         throw error;
       }
     }
+    await this.deferral.settle(); // builds deferred indexes unless another chain still backfills
     this.caughtUp = true;
     return { ...this.stats };
   }
@@ -186,6 +191,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
         }
         if (await this.step()) {
           this.caughtUp = true;
+          await this.deferral.settle();
           await this.headTouch.touch(this.head as bigint);
           await sleep(this.opts.pollIntervalMs, signal);
         }
@@ -243,13 +249,13 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
       this.log.warn('blocks were indexed without traces, which the node now serves: re-indexing');
       await resetChainData(this.db, this.chain.chainId);
     }
-    const follow = this.mode
-      ? this.mode.followFrom(BigInt(await this.rpc.request<string>('eth_blockNumber', [])))
-      : this.chain;
+    const head = BigInt(await this.rpc.request<string>('eth_blockNumber', []));
+    const follow = this.mode ? this.mode.followFrom(head) : this.chain;
     const cp = await loadCheckpoint(this.db, this.rpc, follow, this.caps);
     await verifyGenesis(this.db, this.rpc, this.chain);
     await markHalted(this.db, this.chain.chainId, null);
     await this.adopt(cp);
+    await this.deferral.start(head - cp.block, this.mode !== undefined);
     this.log.info(
       { indexed: Number(cp.block), caps: this.caps, pools: this.pools.size },
       'indexer ready',

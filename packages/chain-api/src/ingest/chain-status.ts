@@ -18,6 +18,8 @@ export interface IndexerState<S extends ModeStatus = ModeStatus> {
   caughtUp: boolean;
   rpcOk: boolean;
   readyLagBlocks: number;
+  /** Secondary indexes deferred by a cold backfill and not built yet (the chain is not ready). */
+  deferredIndexes?: number;
   /** Leader-only sections (reconciliation, wallets mode, reorgs repaired). */
   extra: Pick<ChainStatus<S>, 'reconcile' | 'wallets' | 'reorgs'>;
   now: number;
@@ -73,7 +75,13 @@ export function chainStatus<S extends ModeStatus>(s: IndexerState<S>): ChainStat
     head_block: num(s.head),
     indexed_block: num(indexed),
     lag_seconds: lag,
-    ready: s.caughtUp && s.rpcOk && behind !== null && behind <= BigInt(s.readyLagBlocks),
+    ready:
+      s.caughtUp &&
+      s.rpcOk &&
+      behind !== null &&
+      behind <= BigInt(s.readyLagBlocks) &&
+      !s.deferredIndexes,
+    ...(s.deferredIndexes ? { deferred_indexes: s.deferredIndexes } : {}),
     ...s.extra,
   };
 }

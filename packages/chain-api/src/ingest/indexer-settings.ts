@@ -23,6 +23,7 @@ export function indexerSettings<S extends ModeStatus>(
     storeLogs: options.storeLogs ?? 'undecoded',
     readyLagBlocks: options.readyLagBlocks ?? 64,
     plainProgress: options.plainProgress ?? false,
+    deferIndexesMinBlocks: options.deferIndexesMinBlocks ?? 0,
   };
 }
 

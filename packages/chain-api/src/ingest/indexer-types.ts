@@ -21,6 +21,11 @@ export interface ChainStatus<S extends ModeStatus = ModeStatus> {
   reconcile?: ReconcileStatus;
   /** Wallets mode (`"mode": "wallets"`, leader only): tracked wallets and backfill progress. */
   wallets?: S;
+  /**
+   * Secondary indexes a cold backfill deferred that are not built yet (leader only, absent once
+   * built): the chain reports not ready until they are.
+   */
+  deferred_indexes?: number;
   /** Reorgs this process repaired since it started (leader only): how many, the deepest in blocks. */
   reorgs?: { count: number; deepest: number };
 }
@@ -59,6 +64,12 @@ export interface ChainIndexerOptions<S extends ModeStatus = ModeStatus> {
   mode?: IndexerModeFactory<S>;
   /** Progress as log lines even on a terminal (the configuration's `ci`). */
   plainProgress?: boolean;
+  /**
+   * On a fresh store, a chain starting at least this many blocks below the head defers the
+   * API-only secondary indexes until every chain is at the head (src/store/deferred-indexes.ts).
+   * Default 0: never (the CLI passes `DEFER_INDEXES_MIN_BLOCKS`).
+   */
+  deferIndexesMinBlocks?: number;
 }
 
 /** The last indexed block of a chain, as stored in `checkpoints`. */

@@ -1,7 +1,17 @@
 import type { Queryable } from '@sluice/db';
 import type { DerivedBatch } from '../derive/index.js';
 import { bulkInsert } from './bulk-insert.js';
+import { indexDefinition } from './index-definition.js';
 import { isoMemo, s } from './sql-values.js';
+
+/**
+ * A wallet's feed, newest first across chains: a page is one range scan of this index. Unique: a
+ * duplicate row fails its batch (or, deferred, the build). No write path reads it, so a cold
+ * backfill may build it at the end (src/store/deferred-indexes.ts).
+ */
+export const activityFeedIndex =
+  indexDefinition(`create unique index if not exists activity_wallet_feed_idx on activity
+  (wallet, block_time desc, chain_id desc, block_number desc, tx_index desc, log_index desc, sub_index desc)`);
 
 /** Schema of `activity` (part of the core migration). */
 export const activitySchema = /* sql */ `
@@ -39,8 +49,7 @@ create table activity (
   token_id      numeric(78,0),
   extra         jsonb
 );
-create unique index activity_wallet_feed_idx on activity
-  (wallet, block_time desc, chain_id desc, block_number desc, tx_index desc, log_index desc, sub_index desc);
+${activityFeedIndex.create};
 -- Reorg rollback deletes by block range per chain.
 create index activity_block_idx on activity (chain_id, block_number);
 `;

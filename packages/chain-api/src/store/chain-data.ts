@@ -1,7 +1,13 @@
 import type { Queryable } from '@sluice/db';
 import type { DerivedBatch } from '../derive/index.js';
 import { bulkInsert } from './bulk-insert.js';
+import { indexDefinition } from './index-definition.js';
 import { iso, s } from './sql-values.js';
+
+/** Transactions by hash (no query of the package reads it; kept for operators' look-ups). */
+export const transactionsHashIndex = indexDefinition(
+  'create index if not exists transactions_hash_idx on transactions (hash)',
+);
 
 /** Schema of `blocks`, `transactions` and `logs` (part of the core migration). */
 export const chainDataSchema = /* sql */ `
@@ -34,7 +40,7 @@ create table transactions (
   effective_gas_price numeric(78,0),
   primary key (chain_id, block_number, tx_index)
 );
-create index transactions_hash_idx on transactions (hash);
+${transactionsHashIndex.create};
 
 -- Raw receipt logs. By default only those NOT decoded into typed rows (activity, pools, ...): e.g.
 -- ERC-1155 URI events and every contract's own events; storeLogs 'all' keeps every log.

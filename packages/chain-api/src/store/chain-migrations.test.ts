@@ -8,6 +8,7 @@ const tables = [
   'blocks',
   'checkpoints',
   'contract_probes',
+  'deferred_indexes',
   'erc20_balances',
   'logs',
   'native_balances',

@@ -4,6 +4,7 @@ import { balancesSchema } from './balances.js';
 import { chainDataSchema } from './chain-data.js';
 import { changeFunctionMigrations } from './changes/change-migrations.js';
 import { checkpointsSchema } from './checkpoints.js';
+import { deferredIndexesMigrations } from './deferred-indexes.js';
 import { nftHoldingsSchema } from './nft-holdings.js';
 import { nftMetadataSchema } from './nft-metadata.js';
 import { nftSalesSchema } from './nft-sales.js';
@@ -98,4 +99,6 @@ export const chainMigrations: Migration[] = [
   ...changeFunctionMigrations,
   // Nothing reads or writes `prices` (price points live in pricing's price_history).
   { id: 'chain-005-drop-prices', sql: 'drop table if exists prices;' },
+  // Secondary indexes a cold backfill builds at the end.
+  ...deferredIndexesMigrations,
 ];

@@ -1,4 +1,10 @@
 import type { Migration } from '@sluice/db';
+import { indexDefinition } from './index-definition.js';
+
+/** A wallet's activity by token: `activity?token_address=` and NFT holders' first receipts. */
+export const activityTokenIndex =
+  indexDefinition(`create index if not exists activity_wallet_token_idx on activity (wallet, token_address, block_time desc)
+  where token_address is not null`);
 
 /**
  * Totals the token endpoints read instead of scanning every holder on each request:
@@ -149,8 +155,7 @@ create trigger nft_holdings_totals_delete after delete on nft_holdings
 create trigger nft_holdings_totals_truncate after truncate on nft_holdings
   for each statement execute function sluice_nft_holder_totals_truncate();
 
-create index activity_wallet_token_idx on activity (wallet, token_address, block_time desc)
-  where token_address is not null;
+${activityTokenIndex.create};
 `;
 
 /** Appended at the end of the store's migrations. */

@@ -92,6 +92,8 @@ const healthSchema = {
           ready: { type: 'boolean' },
           error: { type: 'string' },
           traces: { type: 'string', enum: ['supported', 'unsupported', 'unknown'] },
+          // Secondary indexes a cold backfill deferred, still to build (the chain is not ready).
+          deferred_indexes: { type: 'integer' },
           // Balance reconciliation (src/reconcile): tokens that do not conserve and RPC cost.
           reconcile: {
             type: 'object',

@@ -1,4 +1,18 @@
 import type { Migration } from '@sluice/db';
+import { indexDefinition } from '../index-definition.js';
+
+/** A wallet's transactions per chain, newest first, as sender. */
+export const transactionsFromIndex =
+  indexDefinition(`create index if not exists transactions_from_idx
+        on transactions (from_address, chain_id, block_number desc, tx_index desc)`);
+/** ... and as recipient. */
+export const transactionsToIndex = indexDefinition(`create index if not exists transactions_to_idx
+        on transactions (to_address, chain_id, block_number desc, tx_index desc)
+        where to_address is not null`);
+/** A transaction's logs in the transactions endpoint. */
+export const logsTxIndex = indexDefinition(
+  'create index if not exists logs_tx_idx on logs (chain_id, block_number, tx_index)',
+);
 
 /**
  * Indexes behind the peer-surface endpoints (transactions, token holders, token search), and
@@ -11,12 +25,9 @@ export const simSurfaceMigrations: Migration[] = [
     // A wallet's transactions per chain, newest first, from either side; a time bound on a chain
     // becomes a block bound through blocks_time_idx (block time never decreases along a chain).
     sql: `
-      create index if not exists transactions_from_idx
-        on transactions (from_address, chain_id, block_number desc, tx_index desc);
-      create index if not exists transactions_to_idx
-        on transactions (to_address, chain_id, block_number desc, tx_index desc)
-        where to_address is not null;
-      create index if not exists logs_tx_idx on logs (chain_id, block_number, tx_index);
+      ${transactionsFromIndex.create};
+      ${transactionsToIndex.create};
+      ${logsTxIndex.create};
       create index if not exists blocks_time_idx on blocks (chain_id, timestamp, number);
       create trigger transactions_store_changed
         after insert or update or delete or truncate on transactions
