@@ -19,9 +19,7 @@ export async function openPglite(dataDir: string, schema: string | undefined): P
   try {
     pglite = await PGlite.create(dataDir, { parsers });
     if (schema) {
-      await pglite.exec(
-        `create schema if not exists "${schema}"; set search_path to "${schema}";`,
-      );
+      await pglite.exec(`create schema if not exists "${schema}"; set search_path to "${schema}";`);
     }
   } catch (error) {
     lock?.release();

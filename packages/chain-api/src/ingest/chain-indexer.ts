@@ -169,7 +169,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
         throw error;
       }
     }
-    await this.deferral.settle(); // builds deferred indexes unless another chain still backfills
+    await this.deferral.settle(); // builds what a cold backfill deferred
     this.caughtUp = true;
     return { ...this.stats };
   }

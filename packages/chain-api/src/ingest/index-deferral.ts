@@ -1,22 +1,13 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
-import {
-  buildDeferredIndexes,
-  chainsBackfilling,
-  deferIndexes,
-  pendingIndexes,
-} from '../store/deferred-indexes.js';
-
-/** A chain whose checkpoint did not move for this long is not waited for (nobody indexes it). */
-const ACTIVE_SECONDS = 600;
-/** While other chains still backfill, how often a caught-up chain looks again. */
-const RECHECK_MS = 1_000;
+import { buildDeferredIndexes, deferIndexes, pendingIndexes } from '../store/deferred-indexes.js';
 
 /**
  * One chain's part in deferring the API-only secondary indexes during a cold backfill
  * (src/store/deferred-indexes.ts): at start, a fresh store whose chain is at least `minBlocks`
- * from the head drops them; once this chain is at the head and no other chain of the store still
- * backfills, they are built. Until then `pending` is non-zero and the chain reports not ready.
+ * from the head drops them; the first chain of the store to reach the head builds them (a chain
+ * never waits for another's backfill to be ready; chains still backfilling then write with the
+ * indexes, as without deferral). Until then `pending` is non-zero and the chain reports not ready.
  *
  * @example
  * const deferral = new IndexDeferral(db, 1, 1000, log);
@@ -26,7 +17,6 @@ const RECHECK_MS = 1_000;
 export class IndexDeferral {
   /** Deferred indexes still to build, as last read (0 once built or when nothing was deferred). */
   pending = 0;
-  private nextCheck = 0;
 
   constructor(
     private readonly db: Database,
@@ -50,28 +40,17 @@ export class IndexDeferral {
       if (dropped.length > 0) {
         this.log.info(
           { indexes: dropped, blocksToHead: Number(blocksToHead) },
-          'fresh store, cold backfill: secondary indexes deferred until every chain is at the head',
+          'fresh store, cold backfill: secondary indexes deferred until a chain is at the head',
         );
       }
     }
     this.pending = (await pendingIndexes(this.db)).length;
-    this.nextCheck = 0;
   }
 
-  /**
-   * Called while this chain is at the head: builds the deferred indexes once no other chain
-   * still backfills. True when none is left to build.
-   */
+  /** Called while this chain is at the head: builds what is deferred. True once none is left. */
   async settle(): Promise<boolean> {
     if (this.pending === 0) return true;
-    if (Date.now() < this.nextCheck) return false;
-    this.nextCheck = Date.now() + RECHECK_MS;
-    const waiting = await chainsBackfilling(this.db, this.chainId, ACTIVE_SECONDS);
-    if (waiting.length > 0) {
-      this.pending = (await pendingIndexes(this.db)).length;
-      return this.pending === 0;
-    }
-    await this.build('every chain at the head');
+    await this.build('a chain at the head');
     return true;
   }
 

@@ -66,7 +66,7 @@ export interface ChainIndexerOptions<S extends ModeStatus = ModeStatus> {
   plainProgress?: boolean;
   /**
    * On a fresh store, a chain starting at least this many blocks below the head defers the
-   * API-only secondary indexes until every chain is at the head (src/store/deferred-indexes.ts).
+   * API-only secondary indexes until a chain is at the head (src/store/deferred-indexes.ts).
    * Default 0: never (the CLI passes `DEFER_INDEXES_MIN_BLOCKS`).
    */
   deferIndexesMinBlocks?: number;

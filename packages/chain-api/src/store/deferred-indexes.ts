@@ -27,7 +27,7 @@ export const DEFERRABLE_INDEXES: readonly IndexDefinition[] = [
 const FRESH_TABLES = ['activity', 'transactions', 'logs', 'erc20_balances', 'native_balances'];
 
 const schema = /* sql */ `
--- Secondary indexes dropped at the start of a cold backfill and built once every chain caught up
+-- Secondary indexes dropped at the start of a cold backfill and built once a chain caught up
 -- (src/store/deferred-indexes.ts holds their definitions). A row per index still to build.
 create table deferred_indexes (
   name        text        primary key,
@@ -123,23 +123,4 @@ export async function buildDeferredIndexes(
   // Planner statistics of tables that grew without them (autovacuum may not have run yet).
   if (db.kind === 'postgres' && tables.size > 0) await db.exec(`analyze ${[...tables].join(', ')}`);
   return built;
-}
-
-/**
- * Chains other than `chainId` still backfilling: a checkpoint not at the head, not halted, and
- * written within `activeSeconds` (a chain nobody indexes any more does not hold the build back).
- */
-export async function chainsBackfilling(
-  db: Queryable,
-  chainId: number,
-  activeSeconds: number,
-): Promise<number[]> {
-  const { rows } = await db.query<{ chain_id: number }>(
-    `select chain_id from checkpoints
-      where chain_id <> $1 and not backfill_done and halted is null
-        and updated_at > now() - make_interval(secs => $2::double precision)
-      order by chain_id`,
-    [chainId, activeSeconds],
-  );
-  return rows.map((r) => r.chain_id);
 }
