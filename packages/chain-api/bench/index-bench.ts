@@ -11,7 +11,7 @@
  * the chain's ERC20 Transfer events (what Ponder's app indexes; Sluice derives more from them).
  *
  *   npm run bench:index -w @sluice/chain-api -- [--events 100000[,1000000,...]] [--skip-ponder]
- *     [--skip-bare] [--skip-sluice] [--ponder-pglite] [--cpu-prof <dir>]
+ *     [--skip-bare] [--skip-sluice] [--ponder-pglite] [--cpu-prof <dir>] [--sluice-env K=V,...]
  *
  * Environment: TEST_DATABASE_URL (the server the runs' databases are created on),
  * SLUICE_BENCH_CACHE (where built histories are kept; default bench/.cache).
@@ -68,6 +68,13 @@ for (const events of sizes) {
         head: manifest.head,
         cumulative: manifest.cumulative,
         adminUrl,
+        // --sluice-env A=1,B=2: settings of the indexer process (e.g. DEFER_INDEXES_MIN_BLOCKS=0).
+        env: Object.fromEntries(
+          (argOf('sluice-env') ?? '')
+            .split(',')
+            .filter((kv) => kv.includes('='))
+            .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+        ),
         // --cpu-prof <dir>: a V8 CPU profile of the indexer process (written when it stops).
         nodeArgs: argOf('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${argOf('cpu-prof')}`] : [],
       });

@@ -63,6 +63,16 @@ export function rates(
   return { startup: first.t, steady, quarters };
 }
 
+/** Secondary indexes still deferred (none when the store has no such table). */
+async function deferredLeft(poll: pg.Client): Promise<number> {
+  const { rows } = await poll.query<{ t: string | null }>(
+    `select to_regclass('deferred_indexes')::text as t`,
+  );
+  if (!rows[0]?.t) return 0;
+  const left = await poll.query<{ n: number }>('select count(*)::int as n from deferred_indexes');
+  return left.rows[0]?.n ?? 0;
+}
+
 /**
  * Indexes the chain at `rpcUrl` from block 0 to `head` with the CLI; `cumulative[b]` is the
  * events in blocks 0..b.
@@ -126,7 +136,9 @@ export async function runSluiceCli(opts: {
       const t = (performance.now() - start) / 1000;
       const events = block >= 0 ? (opts.cumulative[Math.min(block, opts.head)] ?? 0) : 0;
       samples.push({ t, block, events });
-      done = block >= opts.head;
+      // Done when the chain would report ready: at the head with the secondary indexes a cold
+      // backfill deferred built again (what reads need; Ponder's end includes its indexes too).
+      done = block >= opts.head && (await deferredLeft(poll)) === 0;
     }
     const seconds = (performance.now() - start) / 1000;
     meter.sample();
