@@ -14,10 +14,22 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** Output kept per step for the summary; the rest only streams through. */
 const keptBytes = 8 * 1024 * 1024;
 
+/** The step running now: a signal to this runner is passed on to it (else it would run on). */
+let current;
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    current?.kill(signal);
+    process.exitCode = 1;
+    stopping = true;
+  });
+}
+
 function run(name, command, args, cwd) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    current = child;
     let kept = '';
     const keep = (chunk) => {
       kept += chunk.toString('utf8');
@@ -41,7 +53,7 @@ function run(name, command, args, cwd) {
 const only = process.argv.slice(2);
 const steps = [];
 for (const dir of readdirSync(join(root, 'packages')).sort()) {
-  if (only.length > 0 && !only.includes(dir)) continue;
+  if (stopping || (only.length > 0 && !only.includes(dir))) continue;
   let pkg;
   try {
     pkg = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
@@ -51,7 +63,9 @@ for (const dir of readdirSync(join(root, 'packages')).sort()) {
   if (!pkg.scripts?.test) continue;
   steps.push(await run(pkg.name, npm, ['run', 'test'], join(root, 'packages', dir)));
 }
-if (only.length === 0) steps.push(await run('scripts', npm, ['run', 'test:scripts'], root));
+if (only.length === 0 && !stopping) {
+  steps.push(await run('scripts', npm, ['run', 'test:scripts'], root));
+}
 
 console.log(formatSummary(steps));
-process.exitCode = steps.every((step) => step.code === 0) ? 0 : 1;
+process.exitCode = !stopping && steps.every((step) => step.code === 0) ? 0 : 1;

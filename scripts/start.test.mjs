@@ -119,14 +119,21 @@ function startInstance(name, ports, { viaNpm = false } = {}) {
 
 /** Running: users and webhooks listening, the chain API's anvil up and its devnet lock taken. */
 async function waitRunning(instance, ports) {
-  await waitFor('the services and anvil', async () => {
-    const tree = descendants(instance.child.pid);
-    return (
-      tree.some((p) => p.comm === 'anvil') &&
-      !(await portFree(ports.users)) &&
-      !(await portFree(ports.webhooks))
+  try {
+    await waitFor('the services and anvil', async () => {
+      const tree = descendants(instance.child.pid);
+      return (
+        tree.some((p) => p.comm === 'anvil') &&
+        !(await portFree(ports.users)) &&
+        !(await portFree(ports.webhooks))
+      );
+    });
+  } catch (error) {
+    const tree = descendants(instance.child.pid).map((p) => p.comm);
+    throw new Error(
+      `${error.message}; processes ${JSON.stringify(tree)}; output:\n${instance.output().slice(-2000)}`,
     );
-  });
+  }
 }
 
 async function assertStopped(instance, signal, tree, ports, { viaNpm = false } = {}) {
