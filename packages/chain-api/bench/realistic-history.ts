@@ -70,8 +70,14 @@ export async function openHistory(opts: {
     log(`history: building ${opts.events} Transfer events (cached in ${dir}) ...`);
     const partial = `${base}.partial.json`;
     rmSync(partial, { force: true });
-    // anvil writes the dump when it exits; a big chain takes a while to serialize.
-    const anvil = await startAnvil({ args: ['--dump-state', partial], stopGraceMs: 900_000 });
+    // anvil writes the dump when it exits; a big chain takes a while to serialize. The build reads
+    // only the latest state: without pruning, anvil persists a snapshot of the whole (growing)
+    // state per block, and a 1M-event build slows down quadratically. The dump holds blocks,
+    // transactions and their traces either way.
+    const anvil = await startAnvil({
+      args: ['--dump-state', partial, '--prune-history'],
+      stopGraceMs: 900_000,
+    });
     let manifest: HistoryManifest;
     try {
       manifest = await buildHistory(anvil.rpcUrl, opts.events, log);

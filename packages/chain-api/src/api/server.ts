@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
-import { type Database, isDatabaseUnavailable, type Queryable } from '@sluice/db';
-import { escapeHtml, prefersHtml } from '@sluice/html-kit';
+import type { Database, Queryable } from '@sluice/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
@@ -27,12 +26,11 @@ import {
 } from './console/register-console.js';
 import type { ApiContext, PricingLookups } from './context.js';
 import { createCursorCodec } from './cursor.js';
-import { ApiError, type ErrorFormat, renderError } from './errors.js';
+import { registerErrorHandlers } from './error-handlers.js';
 import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
-import { sendHtmlPage } from './html/page.js';
 import { createKeyLookupLimit } from './key-lookup-guard.js';
 import { boundedReadDb } from './limits/bounded-db.js';
-import { deadlineReason, registerRequestDeadline } from './limits/request-deadline.js';
+import { registerRequestDeadline } from './limits/request-deadline.js';
 import { holdRequestSlot } from './limits/request-slots.js';
 import { scopedRpcs } from './limits/scoped-rpc.js';
 import { apiNodeClients } from './node-clients.js';
@@ -228,56 +226,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     reply.header('x-content-type-options', 'nosniff');
   });
 
-  app.setErrorHandler((thrown, request, reply) => {
-    // Past the deadline, whatever failed first (a cancelled statement, an aborted call) was it.
-    const error = deadlineReason(request, thrown) as typeof thrown;
-    const format: ErrorFormat = request.routeOptions.config?.errorFormat ?? 'error';
-    let status: number;
-    let rendered: { contentType: string; body: string };
-    if (error instanceof ApiError) {
-      status = error.statusCode;
-      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      rendered = renderError(error, format);
-    } else {
-      const code = (error as { statusCode?: unknown }).statusCode;
-      if (isDatabaseUnavailable(error)) {
-        // Lost, restarting, frozen or saturated database: retryable, not an internal error.
-        status = 503;
-        request.log.warn({ err: (error as Error).message }, 'database unavailable');
-        reply.header('retry-after', '5');
-        rendered = renderError(new ApiError('DATABASE_UNAVAILABLE'), format);
-      } else if (typeof code === 'number' && code >= 400 && code < 500) {
-        status = code;
-        rendered = renderError({ message: (error as Error).message }, format);
-      } else {
-        status = 500;
-        request.log.error({ err: error }, 'request failed');
-        rendered = renderError(new ApiError('INTERNAL'), format);
-      }
-    }
-    if (status >= 400 && status < 500 && status !== 401 && status !== 402 && status !== 429) {
-      request.log.info({ status, reason: rendered.body.slice(0, 200) }, 'request rejected');
-    }
-    return reply.code(status).header('content-type', rendered.contentType).send(rendered.body);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    if (request.method === 'GET' && prefersHtml(request.headers.accept)) {
-      const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-      return sendHtmlPage(
-        reply,
-        404,
-        'Not found',
-        `<h1>Not found</h1>\n<p>Nothing at <code>${escapeHtml(shown)}</code>.</p>\n<p><a href="/">Home</a> · <a href="/docs">API docs</a> · <a href="/health">Health</a></p>`,
-      );
-    }
-    const rendered = renderError(
-      new ApiError('NOT_FOUND', `Not found: ${request.method} ${request.url.split('?')[0]}`),
-      'error',
-    );
-    return reply.code(404).header('content-type', rendered.contentType).send(rendered.body);
-  });
+  registerErrorHandlers(app);
 
   await app.register(compress, {
     global: true,
