@@ -36,6 +36,9 @@ const logs = Number(process.env.FAIRNESS_LOGS ?? 75_000);
 const keyDbConcurrency = Number(process.env.FAIRNESS_KEY_DB ?? 4);
 const keyRequestConcurrency = Number(process.env.FAIRNESS_KEY_REQUESTS ?? 8);
 const profileDir = process.env.FAIRNESS_PROFILE;
+// The response cache as `serve` runs it by default (RESPONSE_CACHE_MB 64, scoped invalidation);
+// FAIRNESS_CACHE=off measures every request reaching the database.
+const cache = process.env.FAIRNESS_CACHE !== 'off';
 
 const send = (message: object) => process.send?.(message);
 const chains = testChains();
@@ -44,6 +47,9 @@ const api = await startTestApi({
   chains,
   poolMax: 10,
   limits: { keyDbConcurrency, keyRequestConcurrency },
+  ...(cache
+    ? { responseCache: { maxBytes: 64 * 1024 * 1024, maxAgeMs: 600_000, invalidation: 'scoped' } }
+    : {}),
   pricingFrom: (db) => pricingLookups(boundedReadDb(db), chains),
 });
 const started = performance.now();

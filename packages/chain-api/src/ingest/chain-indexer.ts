@@ -111,7 +111,7 @@ export class ChainIndexer<S extends ModeStatus = ModeStatus> {
     this.plannerStats = new PlannerStats(db, (err) =>
       this.log.warn({ err }, 'analyze of the balance tables failed'),
     );
-    this.deferral = new IndexDeferral(db, chain.chainId, this.opts.deferIndexesMinBlocks, this.log);
+    this.deferral = new IndexDeferral(db, this.opts.deferIndexesMinBlocks, this.log);
   }
 
   /** What a leading indexer shares with its mode; undefined as a standby or before init. */

@@ -10,7 +10,7 @@ import { buildDeferredIndexes, deferIndexes, pendingIndexes } from '../store/def
  * indexes, as without deferral). Until then `pending` is non-zero and the chain reports not ready.
  *
  * @example
- * const deferral = new IndexDeferral(db, 1, 1000, log);
+ * const deferral = new IndexDeferral(db, 1000, log);
  * await deferral.start(5000n, false); // 5,000 blocks below the head, not in wallets mode
  * const none = await deferral.settle(); // true once nothing is left to build
  */
@@ -20,7 +20,6 @@ export class IndexDeferral {
 
   constructor(
     private readonly db: Database,
-    private readonly chainId: number,
     private readonly minBlocks: number,
     private readonly log: Logger,
   ) {}
