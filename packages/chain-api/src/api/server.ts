@@ -18,6 +18,7 @@ import { createPriceCoverage } from '../wallets/price-coverage.js';
 import { createWalletGate } from '../wallets/wallet-gate.js';
 import { createKeyVerifier, requireApiKey } from './auth.js';
 import { createChainRegistry, type SelectableChain } from './chain-selector.js';
+import { compressSmallAnswers } from './compress-small.js';
 import { chargeComputeUnits } from './compute-units/charge-units.js';
 import {
   type ConsoleServerOptions,
@@ -228,6 +229,8 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
 
   registerErrorHandlers(app);
 
+  // Before the plugin's own hook: small answers are compressed in place, larger ones stream.
+  compressSmallAnswers(app, { threshold: 1024, maxBytes: 64 * 1024, brotliQuality: 4 });
   await app.register(compress, {
     global: true,
     threshold: 1024,
