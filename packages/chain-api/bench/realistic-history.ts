@@ -71,9 +71,9 @@ export async function openHistory(opts: {
     const partial = `${base}.partial.json`;
     rmSync(partial, { force: true });
     // anvil writes the dump when it exits; a big chain takes a while to serialize. The build reads
-    // only the latest state: without pruning, anvil persists a snapshot of the whole (growing)
-    // state per block, and a 1M-event build slows down quadratically. The dump holds blocks,
-    // transactions and their traces either way.
+    // only the latest state, so anvil need not keep a snapshot of it per block; the dump holds
+    // blocks, transactions and their traces either way. (A 1M build still slows down: anvil
+    // recomputes the whole state root per block, and the state grows.)
     const anvil = await startAnvil({
       args: ['--dump-state', partial, '--prune-history'],
       stopGraceMs: 900_000,
