@@ -8,76 +8,107 @@
  * connections while another key reads balances on 10. Prints both keys' request counts,
  * failures and latencies; the goal is the second key's p99 under 100 ms with no error.
  *
- * The server runs in a process of its own (fairness-server.ts): its event loop is not shared
- * with the load generator's, so the figures are the server's. Before the heavy key starts, the
+ * The server runs in a process of its own (fairness-server.ts), and so does each key's client
+ * (fairness-client.ts): the light key's latencies include neither the server's bookkeeping of the
+ * run nor the heavy client's reading of its multi-megabyte answers. Before the heavy key starts, the
  * light key runs alone for a while (its unloaded figures, the baseline of the loaded ones).
  *
  * FAIRNESS_SECONDS (default 20), FAIRNESS_SPAM_TOKENS (default 10000), FAIRNESS_LOGS (75000),
- * FAIRNESS_KEY_DB (KEY_DB_CONCURRENCY, default 4), FAIRNESS_KEY_REQUESTS (KEY_REQUEST_CONCURRENCY,
- * default 8), FAIRNESS_PROFILE (a directory: the server
+ * FAIRNESS_KEY_DB (KEY_DB_CONCURRENCY), FAIRNESS_KEY_REQUESTS (KEY_REQUEST_CONCURRENCY)
+ * (both default to the server's defaults), FAIRNESS_PROFILE (a directory: the server
  * writes a CPU profile of the run there), FAIRNESS_CACHE (`on`, the default, as `serve` runs: a
  * 64 MiB response cache, which the heavy key's ever-different requests miss; `off`: every request
  * of both keys reaches the database).
  */
 
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { runFairness } from '../test/support/fairness-run.js';
-import { loop } from '../test/support/load-probe.js';
+import { defaultRequestLimits } from '../src/config/request-limits-config.js';
+import { heavyPaths } from '../test/support/fairness-run.js';
+import type { LoadFigures } from '../test/support/load-probe.js';
+import type { ClientFigures, ClientRun } from './fairness-client.js';
 import type { ServerReady, ServerStats } from './fairness-server.js';
 
 const seconds = Number(process.env.FAIRNESS_SECONDS ?? 20);
-const keyDbConcurrency = Number(process.env.FAIRNESS_KEY_DB ?? 4);
-const keyRequestConcurrency = Number(process.env.FAIRNESS_KEY_REQUESTS ?? 8);
+const keyDbConcurrency = Number(
+  process.env.FAIRNESS_KEY_DB ?? defaultRequestLimits.keyDbConcurrency,
+);
+const keyRequestConcurrency = Number(
+  process.env.FAIRNESS_KEY_REQUESTS ?? defaultRequestLimits.keyRequestConcurrency,
+);
 
-const server = fork(new URL('./fairness-server.ts', import.meta.url).pathname, {
-  execArgv: ['--import', 'tsx'],
-  stdio: 'inherit',
-});
-const next = <T>(type: string) =>
+const start = (file: string) =>
+  fork(new URL(file, import.meta.url).pathname, {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
+const next = <T>(child: ChildProcess, type: string) =>
   new Promise<T>((resolve, reject) => {
     const onMessage = (message: { type: string }) => {
       if (message.type !== type) return;
-      server.off('message', onMessage);
+      child.off('message', onMessage);
       resolve(message as T);
     };
-    server.on('message', onMessage);
-    server.once('exit', (code) => reject(new Error(`fairness server exited (${code})`)));
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`fairness child exited (${code})`)));
   });
+// The server and each key's client run in processes of their own.
+const server = start('./fairness-server.ts');
+const heavyClient = start('./fairness-client.ts');
+const lightClient = start('./fairness-client.ts');
+const run = async (client: ChildProcess, opts: Omit<ClientRun, 'type'>) => {
+  const figures = next<ClientFigures>(client, 'figures');
+  client.send({ type: 'run', ...opts } satisfies ClientRun);
+  return (await figures).figures;
+};
 try {
-  const ready = await next<ServerReady>('ready');
+  const ready = await next<ServerReady>(server, 'ready');
   const { url, heavyKey, lightKey, store } = ready;
   console.log(
     `seeded ${ready.spamTokens} spam tokens, ${ready.logs} logs in ${ready.seededMs} ms; running ${seconds} s, response cache ${process.env.FAIRNESS_CACHE === 'off' ? 'off' : 'on'}, KEY_DB_CONCURRENCY ${keyDbConcurrency}, KEY_REQUEST_CONCURRENCY ${keyRequestConcurrency}`,
   );
   const light = `/v1/evm/balances/${store.lightWallet}?chain_ids=${store.chainId}`;
-  const aloneEnd = Date.now() + 3_000;
-  const alone = await loop(url, lightKey, [light], 10, () => Date.now() >= aloneEnd);
+  const lightRun = { url, key: lightKey, paths: [light], connections: 10 };
+  const alone = await run(lightClient, { ...lightRun, durationMs: 3_000, delayMs: 0 });
   const load = loadavg();
   server.send({ type: 'start' });
   // Every heavy request differs from the others (200 forms of each), so the response cache
   // answers none of them: the heavy key costs what a caller set on defeating the cache costs.
   const durationMs = seconds * 1000;
-  const run = await runFairness({ url, heavyKey, lightKey, store, durationMs, heavyVariants: 200 });
-  const stats = next<ServerStats>('stats');
+  const [heavyFigures, lightFigures] = await Promise.all([
+    run(heavyClient, {
+      url,
+      key: heavyKey,
+      paths: heavyPaths(store, 200),
+      connections: 40,
+      durationMs,
+      delayMs: 0,
+    }),
+    // The light key starts once the heavy one has filled its queues.
+    run(lightClient, { ...lightRun, durationMs: durationMs - 500, delayMs: 500 }),
+  ]);
+  const statuses = statusesOf(heavyFigures);
+  const stats = next<ServerStats>(server, 'stats');
   server.send({ type: 'stop' });
   const { loopDelay, cpuMs } = await stats;
-  const row = (name: string, f: typeof alone, extra = '') =>
+  const row = (name: string, f: LoadFigures, extra = '') =>
     `${name.padEnd(26)} ${String(f.requests).padStart(6)} req  p50 ${String(f.p50).padStart(6)} ms  p99 ${String(f.p99).padStart(6)} ms  max ${String(f.max).padStart(6)} ms  ${extra}`;
   console.log(
     row('key 2 alone (3 s, 10 conn)', alone, `failures ${JSON.stringify(alone.failures)}`),
   );
+  console.log(row('key 1 (heavy, 40 conn)', heavyFigures, `statuses ${JSON.stringify(statuses)}`));
   console.log(
-    row('key 1 (heavy, 40 conn)', run.heavy, `statuses ${JSON.stringify(run.heavy.statuses)}`),
-  );
-  console.log(
-    row('key 2 (balances, 10 conn)', run.light, `failures ${JSON.stringify(run.light.failures)}`),
+    row(
+      'key 2 (balances, 10 conn)',
+      lightFigures,
+      `failures ${JSON.stringify(lightFigures.failures)}`,
+    ),
   );
   const avg = (l: number[]) => l.map((x) => x.toFixed(1)).join(' ');
   console.log(
     `server process: event loop delay p50 ${loopDelay.p50} ms, p99 ${loopDelay.p99} ms, max ${loopDelay.max} ms; CPU ${cpuMs} ms in ${seconds} s; load average ${avg(load)} before, ${avg(loadavg())} after, on ${availableParallelism()} cores`,
   );
-  const ok = Object.keys(run.light.failures).length === 0 && run.light.p99 < 100;
+  const ok = Object.keys(lightFigures.failures).length === 0 && lightFigures.p99 < 100;
   console.log(
     ok ? 'goal met: key 2 p99 < 100 ms, no errors' : 'goal NOT met (key 2 p99 >= 100 ms or errors)',
   );
@@ -85,5 +116,16 @@ try {
   server.kill();
   throw error;
 } finally {
-  if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+  for (const client of [heavyClient, lightClient]) {
+    if (client.connected) client.send({ type: 'exit' });
+  }
+  for (const child of [server, heavyClient, lightClient]) {
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+/** The heavy key's answers by status (200 and the failures). */
+function statusesOf(f: LoadFigures): Record<string, number> {
+  const failed = Object.values(f.failures).reduce((a, b) => a + b, 0);
+  return { ...f.failures, 200: f.requests - failed };
 }

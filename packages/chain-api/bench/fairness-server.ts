@@ -10,6 +10,7 @@ import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { boundedReadDb } from '../src/api/limits/bounded-db.js';
 import { pricingLookups } from '../src/cli/pricing-lookups.js';
+import { defaultRequestLimits } from '../src/config/request-limits-config.js';
 import { createKeyStore } from '../src/keys/key-store.js';
 import { startTestApi, testChains } from '../test/support/api-harness.js';
 import { seedHeavyStore } from '../test/support/heavy-wallet.js';
@@ -33,8 +34,12 @@ export interface ServerStats {
 
 const spamTokens = Number(process.env.FAIRNESS_SPAM_TOKENS ?? 10_000);
 const logs = Number(process.env.FAIRNESS_LOGS ?? 75_000);
-const keyDbConcurrency = Number(process.env.FAIRNESS_KEY_DB ?? 4);
-const keyRequestConcurrency = Number(process.env.FAIRNESS_KEY_REQUESTS ?? 8);
+const keyDbConcurrency = Number(
+  process.env.FAIRNESS_KEY_DB ?? defaultRequestLimits.keyDbConcurrency,
+);
+const keyRequestConcurrency = Number(
+  process.env.FAIRNESS_KEY_REQUESTS ?? defaultRequestLimits.keyRequestConcurrency,
+);
 const profileDir = process.env.FAIRNESS_PROFILE;
 // The response cache as `serve` runs it by default (RESPONSE_CACHE_MB 64, scoped invalidation);
 // FAIRNESS_CACHE=off measures every request reaching the database.
@@ -42,7 +47,7 @@ const cache = process.env.FAIRNESS_CACHE !== 'off';
 
 const send = (message: object) => process.send?.(message);
 const chains = testChains();
-// The API's production pool size (10) and per-key slots (KEY_DB_CONCURRENCY 4).
+// The API's production pool size (10) and per-key slots.
 const api = await startTestApi({
   chains,
   poolMax: 10,

@@ -8,7 +8,10 @@ export interface RequestLimits {
   maxNodeReads: number;
   /** REQUEST_MAX_ROWS_SCANNED: candidate rows a paged scan examines before it stops. */
   maxRowsScanned: number;
-  /** KEY_DB_CONCURRENCY: statements of one API key running at once on the read pool. */
+  /**
+   * KEY_DB_CONCURRENCY: statements of one API key running at once on the read pool while another
+   * key has a request in flight (a key alone may use the whole pool).
+   */
   keyDbConcurrency: number;
   /** KEY_NODE_CONCURRENCY: past-state node reads of one API key running at once. */
   keyNodeConcurrency: number;
@@ -29,7 +32,7 @@ export const defaultRequestLimits: RequestLimits = {
   timeoutMs: 10_000,
   maxNodeReads: 32,
   maxRowsScanned: 20_000,
-  keyDbConcurrency: 4,
+  keyDbConcurrency: 2,
   keyNodeConcurrency: 2,
   keyRequestConcurrency: 8,
   maxPortfolioTokens: 100,

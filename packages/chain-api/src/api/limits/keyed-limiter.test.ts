@@ -103,4 +103,59 @@ describe('KeyedLimiter', () => {
     (await waiter)();
     expect(slots.load('k')).toEqual({ active: 0, waiting: 0 });
   });
+
+  it('activeIn: a key borrows database slots only while no other key has a request in flight', async () => {
+    const requests = new KeyedLimiter(8, { borrowWhenAlone: true });
+    const statements = new KeyedLimiter(2, { borrowWhenAlone: true, activeIn: requests });
+    const heavyRequest = await requests.hold('heavy');
+    const held = [1, 2, 3, 4].map(() => statements.hold('heavy'));
+    // Alone in the requests: the heavy key runs four statements on two slots.
+    expect(statements.load('heavy')).toEqual({ active: 4, waiting: 0 });
+    // Another key's request is in flight (answered from a cache: no statement of its own), so
+    // the heavy key's next statement waits until its own count is back under its slots.
+    const lightRequest = await requests.hold('light');
+    let ran = false;
+    const waiter = statements.hold('heavy').then((release) => {
+      ran = true;
+      return release;
+    });
+    const releases = await Promise.all(held);
+    releases[0]!();
+    releases[1]!();
+    await Promise.resolve();
+    expect(ran).toBe(false);
+    expect(statements.load('heavy')).toEqual({ active: 2, waiting: 1 });
+    releases[2]!();
+    const next = await waiter;
+    expect(statements.load('heavy')).toEqual({ active: 2, waiting: 0 });
+    lightRequest();
+    // Alone again: the heavy key borrows once more.
+    const extra = await statements.hold('heavy');
+    expect(statements.load('heavy')).toEqual({ active: 3, waiting: 0 });
+    for (const release of [releases[3]!, next, extra, heavyRequest]) release();
+    expect(statements.load('heavy')).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('rememberMs: a key between two requests still counts as active for that long', async () => {
+    const requests = new KeyedLimiter(8, { borrowWhenAlone: true, rememberMs: 200 });
+    const statements = new KeyedLimiter(1, { borrowWhenAlone: true, activeIn: requests });
+    const heavyRequest = await requests.hold('heavy');
+    // The light key's request ended just now: the heavy key keeps to its one slot.
+    (await requests.hold('light'))();
+    const first = await statements.hold('heavy');
+    let second: (() => void) | undefined;
+    const waiter = statements.hold('heavy').then((release) => {
+      second = release;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(second).toBeUndefined();
+    expect(statements.load('heavy')).toEqual({ active: 1, waiting: 1 });
+    first();
+    await waiter;
+    // Once the light key has been gone for longer, the heavy key borrows again.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const borrowed = await statements.hold('heavy');
+    expect(statements.load('heavy')).toEqual({ active: 2, waiting: 0 });
+    for (const release of [second!, borrowed, heavyRequest]) release();
+  });
 });

@@ -10,15 +10,26 @@
 export class KeyedLimiter {
   private readonly active = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();
+  /** Keys with nothing in flight, by when their last run ended, oldest first (`rememberMs`). */
+  private readonly ended = new Map<string, number>();
 
   /**
    * `borrowWhenAlone`: a key past its slots still runs while no other key has anything in flight
    * (work-conserving: one busy client alone gets the whole server); as soon as another key is
-   * active, the busy key's further runs wait for its own slots again.
+   * active, the busy key's further runs wait for its own slots again. `activeIn`: judge "in
+   * flight" by another limiter's runs instead of this one's (database slots judged by requests:
+   * a key whose answers come from the cache takes no database slot, yet is active).
+   * `rememberMs`: a key still counts as active that long after its last run ended, so a client
+   * between two requests does not open a gap in which a busy key borrows every slot (its long
+   * statements would then outlast the gap).
    */
   constructor(
     readonly perKey: number,
-    private readonly opts: { borrowWhenAlone?: boolean } = {},
+    private readonly opts: {
+      borrowWhenAlone?: boolean;
+      activeIn?: KeyedLimiter;
+      rememberMs?: number;
+    } = {},
   ) {}
 
   /** Runs `fn` once `key` has a free slot; rejects with the signal's reason if it aborts first. */
@@ -52,10 +63,23 @@ export class KeyedLimiter {
 
   /** Whether `key` may run past its slots now: borrowing on, no other key in flight. */
   private alone(key: string): boolean {
-    return (
-      this.opts.borrowWhenAlone === true &&
-      (this.active.size === 0 || (this.active.size === 1 && this.active.has(key)))
-    );
+    return this.opts.borrowWhenAlone === true && !(this.opts.activeIn ?? this).othersActive(key);
+  }
+
+  /** Whether a key other than `key` has a run in flight, or ended one within `rememberMs`. */
+  private othersActive(key: string): boolean {
+    if (this.active.size > 1 || (this.active.size === 1 && !this.active.has(key))) return true;
+    this.forgetEnded();
+    return this.ended.size > 1 || (this.ended.size === 1 && !this.ended.has(key));
+  }
+
+  /** Drops the ends older than `rememberMs` (the oldest come first). */
+  private forgetEnded(): void {
+    const since = performance.now() - (this.opts.rememberMs ?? 0);
+    for (const [key, at] of this.ended) {
+      if (at >= since) break;
+      this.ended.delete(key);
+    }
   }
 
   private acquire(key: string, signal?: AbortSignal): Promise<void> {
@@ -85,8 +109,14 @@ export class KeyedLimiter {
 
   private release(key: string): void {
     const active = (this.active.get(key) ?? 1) - 1;
-    if (active <= 0) this.active.delete(key);
-    else this.active.set(key, active);
+    if (active <= 0) {
+      this.active.delete(key);
+      if (this.opts.rememberMs) {
+        this.ended.delete(key);
+        this.ended.set(key, performance.now());
+        this.forgetEnded();
+      }
+    } else this.active.set(key, active);
     this.grant(key);
     // The last other key just finished: a borrowing key's waiters may go now.
     if (this.opts.borrowWhenAlone === true && this.active.size === 1) {

@@ -25,9 +25,19 @@ const controllers = new WeakMap<FastifyRequest, AbortController>();
  * registerRequestDeadline(app, limits);
  */
 export function registerRequestDeadline(app: FastifyInstance, limits: RequestLimits): void {
-  const dbSlots = new KeyedLimiter(limits.keyDbConcurrency);
+  // A key counts as active for a second after its last request: a client between two requests
+  // is still there.
+  const requestSlots = new KeyedLimiter(limits.keyRequestConcurrency, {
+    borrowWhenAlone: true,
+    rememberMs: 1_000,
+  });
+  // A key alone may use the whole read pool; once another key has a request in flight, its
+  // further statements wait for its own few, so the database's cores stay open to the other.
+  const dbSlots = new KeyedLimiter(limits.keyDbConcurrency, {
+    borrowWhenAlone: true,
+    activeIn: requestSlots,
+  });
   const nodeSlots = new KeyedLimiter(limits.keyNodeConcurrency);
-  const requestSlots = new KeyedLimiter(limits.keyRequestConcurrency, { borrowWhenAlone: true });
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   const scopes = new WeakMap<FastifyRequest, RequestScope>();
 
