@@ -24,7 +24,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { defaultRequestLimits } from '../src/config/request-limits-config.js';
-import { heavyPaths } from '../test/support/fairness-run.js';
+import { type KeyLoop, lightPath, runFairness } from '../test/support/fairness-run.js';
 import type { LoadFigures } from '../test/support/load-probe.js';
 import type { ClientFigures, ClientRun } from './fairness-client.js';
 import type { ServerReady, ServerStats } from './fairness-server.js';
@@ -56,9 +56,9 @@ const next = <T>(child: ChildProcess, type: string) =>
 const server = start('./fairness-server.ts');
 const heavyClient = start('./fairness-client.ts');
 const lightClient = start('./fairness-client.ts');
-const run = async (client: ChildProcess, opts: Omit<ClientRun, 'type'>) => {
+const run = async (client: ChildProcess, loop: KeyLoop) => {
   const figures = next<ClientFigures>(client, 'figures');
-  client.send({ type: 'run', ...opts } satisfies ClientRun);
+  client.send({ type: 'run', ...loop } satisfies ClientRun);
   return (await figures).figures;
 };
 try {
@@ -67,27 +67,28 @@ try {
   console.log(
     `seeded ${ready.spamTokens} spam tokens, ${ready.logs} logs in ${ready.seededMs} ms; running ${seconds} s, response cache ${process.env.FAIRNESS_CACHE === 'off' ? 'off' : 'on'}, KEY_DB_CONCURRENCY ${keyDbConcurrency}, KEY_REQUEST_CONCURRENCY ${keyRequestConcurrency}`,
   );
-  const light = `/v1/evm/balances/${store.lightWallet}?chain_ids=${store.chainId}`;
-  const lightRun = { url, key: lightKey, paths: [light], connections: 10 };
-  const alone = await run(lightClient, { ...lightRun, durationMs: 3_000, delayMs: 0 });
+  const now = Date.now();
+  const alone = await run(lightClient, {
+    url,
+    key: lightKey,
+    paths: [lightPath(store)],
+    connections: 10,
+    startAt: now,
+    endAt: now + 3_000,
+  });
   const load = loadavg();
   server.send({ type: 'start' });
   // Every heavy request differs from the others (200 forms of each), so the response cache
   // answers none of them: the heavy key costs what a caller set on defeating the cache costs.
-  const durationMs = seconds * 1000;
-  const [heavyFigures, lightFigures] = await Promise.all([
-    run(heavyClient, {
-      url,
-      key: heavyKey,
-      paths: heavyPaths(store, 200),
-      connections: 40,
-      durationMs,
-      delayMs: 0,
-    }),
-    // The light key starts once the heavy one has filled its queues.
-    run(lightClient, { ...lightRun, durationMs: durationMs - 500, delayMs: 500 }),
-  ]);
-  const statuses = statusesOf(heavyFigures);
+  const fairness = await runFairness({
+    url,
+    heavyKey,
+    lightKey,
+    store,
+    durationMs: seconds * 1000,
+    heavyVariants: 200,
+    runner: (loop) => run(loop.key === heavyKey ? heavyClient : lightClient, loop),
+  });
   const stats = next<ServerStats>(server, 'stats');
   server.send({ type: 'stop' });
   const { loopDelay, cpuMs } = await stats;
@@ -96,19 +97,25 @@ try {
   console.log(
     row('key 2 alone (3 s, 10 conn)', alone, `failures ${JSON.stringify(alone.failures)}`),
   );
-  console.log(row('key 1 (heavy, 40 conn)', heavyFigures, `statuses ${JSON.stringify(statuses)}`));
+  console.log(
+    row(
+      'key 1 (heavy, 40 conn)',
+      fairness.heavy,
+      `statuses ${JSON.stringify(fairness.heavy.statuses)}`,
+    ),
+  );
   console.log(
     row(
       'key 2 (balances, 10 conn)',
-      lightFigures,
-      `failures ${JSON.stringify(lightFigures.failures)}`,
+      fairness.light,
+      `failures ${JSON.stringify(fairness.light.failures)}`,
     ),
   );
   const avg = (l: number[]) => l.map((x) => x.toFixed(1)).join(' ');
   console.log(
     `server process: event loop delay p50 ${loopDelay.p50} ms, p99 ${loopDelay.p99} ms, max ${loopDelay.max} ms; CPU ${cpuMs} ms in ${seconds} s; load average ${avg(load)} before, ${avg(loadavg())} after, on ${availableParallelism()} cores`,
   );
-  const ok = Object.keys(lightFigures.failures).length === 0 && lightFigures.p99 < 100;
+  const ok = Object.keys(fairness.light.failures).length === 0 && fairness.light.p99 < 100;
   console.log(
     ok ? 'goal met: key 2 p99 < 100 ms, no errors' : 'goal NOT met (key 2 p99 >= 100 ms or errors)',
   );
@@ -122,10 +129,4 @@ try {
   for (const child of [server, heavyClient, lightClient]) {
     if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
   }
-}
-
-/** The heavy key's answers by status (200 and the failures). */
-function statusesOf(f: LoadFigures): Record<string, number> {
-  const failed = Object.values(f.failures).reduce((a, b) => a + b, 0);
-  return { ...f.failures, 200: f.requests - failed };
 }

@@ -31,9 +31,30 @@ export function heavyPaths(store: HeavyStore, variants = 1): string[] {
   return out;
 }
 
+/** One key's request loop of a fairness run: until `endAt` (epoch ms), from `startAt`. */
+export interface KeyLoop {
+  url: string;
+  key: string;
+  paths: string[];
+  connections: number;
+  startAt: number;
+  endAt: number;
+}
+
+/** Runs `run` in this process (the default runner of `runFairness`). */
+export async function runKeyLoop(run: KeyLoop): Promise<LoadFigures> {
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, run.startAt - Date.now())));
+  return loop(run.url, run.key, run.paths, run.connections, () => Date.now() >= run.endAt);
+}
+
+/** The path the light key reads: the light wallet's balances. */
+export const lightPath = (store: HeavyStore) =>
+  `/v1/evm/balances/${store.lightWallet}?chain_ids=${store.chainId}`;
+
 /**
  * One key runs the heaviest legal requests on `heavyConnections` connections while another key
- * reads balances on `lightConnections`, for `durationMs`; the figures of both.
+ * reads balances on `lightConnections`, for `durationMs`; the figures of both. `runner` runs each
+ * key's loop (default: in this process; the bench gives each key a process of its own).
  *
  * @example
  * const { heavy, light } = await runFairness({ url, heavyKey, lightKey, store, durationMs: 5_000 });
@@ -48,29 +69,28 @@ export async function runFairness(opts: {
   lightConnections?: number;
   /** Forms of each heavy request (see heavyPaths); 1 repeats the same five. */
   heavyVariants?: number;
+  runner?: (run: KeyLoop) => Promise<LoadFigures>;
 }): Promise<FairnessRun> {
-  const end = Date.now() + opts.durationMs;
-  const until = () => Date.now() >= end;
-  const light = `/v1/evm/balances/${opts.store.lightWallet}?chain_ids=${opts.store.chainId}`;
+  const runner = opts.runner ?? runKeyLoop;
+  const now = Date.now();
+  const endAt = now + opts.durationMs;
   const [heavy, lightFigures] = await Promise.all([
-    loop(
-      opts.url,
-      opts.heavyKey,
-      heavyPaths(opts.store, opts.heavyVariants),
-      opts.heavyConnections ?? 40,
-      until,
-    ),
+    runner({
+      url: opts.url,
+      key: opts.heavyKey,
+      paths: heavyPaths(opts.store, opts.heavyVariants),
+      connections: opts.heavyConnections ?? 40,
+      startAt: now,
+      endAt,
+    }),
     // The light key starts once the heavy one has filled its queues.
-    new Promise<LoadFigures>((resolve, reject) => {
-      setTimeout(
-        () => {
-          loop(opts.url, opts.lightKey, [light], opts.lightConnections ?? 10, until).then(
-            resolve,
-            reject,
-          );
-        },
-        Math.min(500, opts.durationMs / 4),
-      );
+    runner({
+      url: opts.url,
+      key: opts.lightKey,
+      paths: [lightPath(opts.store)],
+      connections: opts.lightConnections ?? 10,
+      startAt: now + Math.min(500, opts.durationMs / 4),
+      endAt,
     }),
   ]);
   const statuses: Record<string, number> = { ...heavy.failures };
