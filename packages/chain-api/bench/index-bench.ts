@@ -12,6 +12,7 @@
  *
  *   npm run bench:index -w @sluice/chain-api -- [--events 100000[,1000000,...]] [--skip-ponder]
  *     [--skip-bare] [--skip-sluice] [--ponder-pglite] [--cpu-prof <dir>] [--sluice-env K=V,...]
+ *     [--sluice-log <file>] [--sluice-node-args '<node flags>']
  *
  * Environment: TEST_DATABASE_URL (the server the runs' databases are created on),
  * SLUICE_BENCH_CACHE (where built histories are kept; default bench/.cache).
@@ -76,7 +77,13 @@ for (const events of sizes) {
             .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
         ),
         // --cpu-prof <dir>: a V8 CPU profile of the indexer process (written when it stops).
-        nodeArgs: argOf('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${argOf('cpu-prof')}`] : [],
+        // --sluice-node-args '<flags>': more Node flags of the indexer (e.g. '--trace-gc').
+        nodeArgs: [
+          ...(argOf('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${argOf('cpu-prof')}`] : []),
+          ...(argOf('sluice-node-args')?.split(' ').filter(Boolean) ?? []),
+        ],
+        // --sluice-log <file>: the indexer's whole output (logs, and --trace-gc lines when asked).
+        ...(argOf('sluice-log') ? { logFile: argOf('sluice-log') } : {}),
       });
       console.log(
         `sluice: ${sluice.seconds.toFixed(1)} s, first batch after ${sluice.startupSeconds.toFixed(1)} s, ` +

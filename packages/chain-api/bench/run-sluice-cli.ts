@@ -6,7 +6,7 @@
  * steady state, and shows whether the rate falls as history grows (quarters).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -87,6 +87,8 @@ export async function runSluiceCli(opts: {
   env?: Record<string, string>;
   /** Node flags before the script (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** Also write the indexer's whole output here (the run keeps only its last 100 kB). */
+  logFile?: string;
 }): Promise<IndexRun> {
   const db = await freshDatabase(opts.adminUrl);
   const poll = new pg.Client({ connectionString: db.url });
@@ -113,6 +115,11 @@ export async function runSluiceCli(opts: {
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  if (opts.logFile) {
+    const file = createWriteStream(opts.logFile);
+    child.stdout.pipe(file);
+    child.stderr.pipe(file);
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const meter = processMeter(child.pid as number);
   const samples: { t: number; block: number; events: number }[] = [];
