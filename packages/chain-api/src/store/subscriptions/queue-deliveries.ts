@@ -84,6 +84,14 @@ export async function watchBatch(
   chainId: number,
   batch: DerivedBatch,
 ): Promise<BatchWatch | null> {
+  // Most stores have no webhook on the chain: one cheap look first, instead of matching every
+  // address of the batch (tens of thousands in a backfill batch) in the in-order write stage.
+  const { rows: active } = await tx.query<{ any: boolean }>(
+    `select exists (select 1 from webhooks w
+                     where w.active and (w.chain_ids is null or $1::bigint = any(w.chain_ids))) as any`,
+    [chainId],
+  );
+  if (active[0]?.any !== true) return null;
   const addresses = touchedAddresses(batch);
   if (addresses.length === 0) return null;
   const { rows } = await tx.query<WatchRow>(
