@@ -90,6 +90,15 @@ for (const events of sizes) {
           `steady ${num(sluice.steadyEventsPerSec)} ev/s, quarters ${sluice.quarters.map(num).join(' / ')} ev/s, ` +
           `CPU ${sluice.cpuSeconds.toFixed(1)} s, peak RSS ${mb(sluice.peakRssBytes)}, db ${mb(sluice.dbBytes)}`,
       );
+      // Where the bytes per event go: the largest tables, heap (with TOAST) + indexes.
+      console.log(
+        `sluice tables: ${sluice.tables
+          .map(
+            (t) =>
+              `${t.name} ${mb(t.heapBytes + t.indexBytes)} (${num(t.rows)} rows, indexes ${mb(t.indexBytes)}, ${num((t.heapBytes + t.indexBytes) / n)} B/event)`,
+          )
+          .join('; ')}`,
+      );
       // The indexer's own stage times (ms, summed over concurrent batches) when it reached the head.
       const stages = /^.*"msg":"backfill reached the head".*$/m.exec(sluice.log);
       if (stages) console.log(`sluice stages: ${stages[0]}`);

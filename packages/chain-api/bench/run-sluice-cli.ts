@@ -27,7 +27,32 @@ export interface IndexRun {
   peakRssBytes: number;
   cpuSeconds: number;
   dbBytes: number;
+  /** The largest tables at the end: heap (with TOAST) and indexes, bytes. */
+  tables: { name: string; rows: number; heapBytes: number; indexBytes: number }[];
   log: string;
+}
+
+/** The largest tables of the run's schema: rows, heap with TOAST, and index bytes (after timing). */
+async function tableSizes(poll: pg.Client): Promise<IndexRun['tables']> {
+  const { rows } = await poll.query<{ name: string; heap: string; idx: string }>(
+    `select c.relname as name,
+            (pg_total_relation_size(c.oid) - pg_indexes_size(c.oid))::text as heap,
+            pg_indexes_size(c.oid)::text as idx
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind = 'r' and n.nspname = current_schema()
+      order by pg_total_relation_size(c.oid) desc limit 8`,
+  );
+  const counted: IndexRun['tables'] = [];
+  for (const r of rows) {
+    const n = await poll.query<{ n: string }>(`select count(*)::text as n from "${r.name}"`);
+    counted.push({
+      name: r.name,
+      rows: Number(n.rows[0]?.n ?? 0),
+      heapBytes: Number(r.heap),
+      indexBytes: Number(r.idx),
+    });
+  }
+  return counted;
 }
 
 /** Builds the workspace (skipped when dist is newer than the sources). */
@@ -161,6 +186,7 @@ export async function runSluiceCli(opts: {
       peakRssBytes: meter.peakRssBytes(),
       cpuSeconds: meter.cpuSeconds(),
       dbBytes: await db.grownBytes(),
+      tables: await tableSizes(poll),
       log: out,
     };
   } finally {
