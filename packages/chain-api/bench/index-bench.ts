@@ -12,7 +12,7 @@
  *
  *   npm run bench:index -w @sluice/chain-api -- [--events 100000[,1000000,...]] [--skip-ponder]
  *     [--skip-bare] [--skip-sluice] [--ponder-pglite] [--cpu-prof <dir>] [--sluice-env K=V,...]
- *     [--sluice-log <file>] [--sluice-node-args '<node flags>']
+ *     [--sluice-log <file>] [--sluice-node-args '<node flags>'] [--tx-per-block 32]
  *
  * Environment: TEST_DATABASE_URL (the server the runs' databases are created on),
  * SLUICE_BENCH_CACHE (where built histories are kept; default bench/.cache).
@@ -38,6 +38,12 @@ const sizes = (argOf('events') ?? '100000').split(',').map((s) => {
   return n;
 });
 
+// --tx-per-block N: the history's transactions per block (default 32, a busy chain; 1-2 is a
+// quiet chain, or what anvil's automine makes): per-block costs weigh more, events per block less.
+const txPerBlock = Number(argOf('tx-per-block') ?? 32);
+if (!Number.isInteger(txPerBlock) || txPerBlock < 1)
+  throw new Error(`--tx-per-block: expected an integer >= 1, got ${argOf('tx-per-block')}`);
+
 const adminUrl = testDatabaseUrl();
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -52,7 +58,7 @@ if (!flag('skip-ponder')) {
 
 const finals: string[] = [];
 for (const events of sizes) {
-  const history = await openHistory({ events });
+  const history = await openHistory({ events, txPerBlock });
   const { manifest, anvil } = history;
   const n = manifest.transfers;
   console.log(

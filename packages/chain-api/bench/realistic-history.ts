@@ -19,6 +19,7 @@ import { compileBenchContracts, hubAbi, tokenAbi } from './realistic-contracts.j
 
 /** Bump when the generator changes: older cached histories are rebuilt. */
 const VERSION = 1;
+/** Transactions per block unless asked otherwise (a busy chain). */
 const TX_PER_BLOCK = 32;
 const WALLETS = 1_000;
 const MULTICALL3 = '0xca11bde05977b3631167028862be2a173976ca11';
@@ -57,17 +58,25 @@ const defaultCacheDir = join(dirname(fileURLToPath(import.meta.url)), '.cache');
  */
 export async function openHistory(opts: {
   events: number;
+  /** Transactions per block after the setup (default 32; 1-2 is a quiet chain or anvil's automine). */
+  txPerBlock?: number;
   cacheDir?: string;
   log?: (line: string) => void;
 }): Promise<History> {
   const log = opts.log ?? ((line: string) => console.log(line));
   const dir = opts.cacheDir ?? process.env.SLUICE_BENCH_CACHE ?? defaultCacheDir;
   mkdirSync(dir, { recursive: true });
-  const base = join(dir, `realistic-v${VERSION}-${opts.events}`);
+  const txPerBlock = opts.txPerBlock ?? TX_PER_BLOCK;
+  if (!Number.isInteger(txPerBlock) || txPerBlock < 1)
+    throw new Error(`txPerBlock: expected an integer >= 1, got ${txPerBlock}`);
+  const shape = txPerBlock === TX_PER_BLOCK ? '' : `-tpb${txPerBlock}`;
+  const base = join(dir, `realistic-v${VERSION}-${opts.events}${shape}`);
   const statePath = `${base}.state.json`;
   const manifestPath = `${base}.manifest.json`;
   if (!existsSync(statePath) || !existsSync(manifestPath)) {
-    log(`history: building ${opts.events} Transfer events (cached in ${dir}) ...`);
+    log(
+      `history: building ${opts.events} Transfer events, ${txPerBlock} txs per block (cached in ${dir}) ...`,
+    );
     const partial = `${base}.partial.json`;
     rmSync(partial, { force: true });
     // anvil writes the dump when it exits; a big chain takes a while to serialize. The build reads
@@ -80,7 +89,7 @@ export async function openHistory(opts: {
     });
     let manifest: HistoryManifest;
     try {
-      manifest = await buildHistory(anvil.rpcUrl, opts.events, log);
+      manifest = await buildHistory(anvil.rpcUrl, opts.events, txPerBlock, log);
     } catch (error) {
       await anvil.stop();
       rmSync(partial, { force: true });
@@ -132,6 +141,7 @@ interface Tx {
 async function buildHistory(
   url: string,
   target: number,
+  txPerBlock: number,
   log: (line: string) => void,
 ): Promise<HistoryManifest> {
   const t0 = Date.now();
@@ -218,7 +228,7 @@ async function buildHistory(
   };
   const push = async (tx: Tx) => {
     queue.push(tx);
-    if (queue.length >= TX_PER_BLOCK) await mine();
+    if (queue.length >= txPerBlock) await mine();
   };
   const amount = () => BigInt(1 + Math.floor(r() * 1e9)) * 10n ** 9n;
 
