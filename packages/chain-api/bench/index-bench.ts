@@ -40,6 +40,7 @@ const sizes = (argOf('events') ?? '100000').split(',').map((s) => {
 
 // --tx-per-block N: the history's transactions per block (default 32, a busy chain; 1-2 is a
 // quiet chain, or what anvil's automine makes): per-block costs weigh more, events per block less.
+// Checked here, where the flag is parsed (openHistory takes it as given).
 const txPerBlock = Number(argOf('tx-per-block') ?? 32);
 if (!Number.isInteger(txPerBlock) || txPerBlock < 1)
   throw new Error(`--tx-per-block: expected an integer >= 1, got ${argOf('tx-per-block')}`);

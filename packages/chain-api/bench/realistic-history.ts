@@ -67,8 +67,6 @@ export async function openHistory(opts: {
   const dir = opts.cacheDir ?? process.env.SLUICE_BENCH_CACHE ?? defaultCacheDir;
   mkdirSync(dir, { recursive: true });
   const txPerBlock = opts.txPerBlock ?? TX_PER_BLOCK;
-  if (!Number.isInteger(txPerBlock) || txPerBlock < 1)
-    throw new Error(`txPerBlock: expected an integer >= 1, got ${txPerBlock}`);
   const shape = txPerBlock === TX_PER_BLOCK ? '' : `-tpb${txPerBlock}`;
   const base = join(dir, `realistic-v${VERSION}-${opts.events}${shape}`);
   const statePath = `${base}.state.json`;

@@ -84,8 +84,8 @@ export async function watchBatch(
   chainId: number,
   batch: DerivedBatch,
 ): Promise<BatchWatch | null> {
-  // Most stores have no webhook on the chain: one cheap look first, instead of matching every
-  // address of the batch (tens of thousands in a backfill batch) in the in-order write stage.
+  // Most stores have no webhook on the chain: one cheap look first, instead of collecting every
+  // address of the batch and matching them in the in-order write stage.
   const { rows: active } = await tx.query<{ any: boolean }>(
     `select exists (select 1 from webhooks w
                      where w.active and (w.chain_ids is null or $1::bigint = any(w.chain_ids))) as any`,
