@@ -246,7 +246,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<LiveRun[]> {
   const share = scoped.run.reqPerSec / Math.max(1, floor.reqPerSec);
   const p99Ratio = scoped.run.p99 / Math.max(1, floor.p99);
   opts.log(
-    `live-share-of-floor: ${(100 * share).toFixed(1)}% p99-ratio: ${p99Ratio.toFixed(1)} late-blocks: ${scoped.lateBlocks}`,
+    `live-share-of-floor: ${share.toFixed(3)} p99-ratio: ${p99Ratio.toFixed(1)} late-blocks: ${scoped.lateBlocks}`,
   );
   return runs;
 }

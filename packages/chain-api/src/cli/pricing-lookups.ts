@@ -1,6 +1,7 @@
 import type { Queryable } from '@sluice/db';
 import type { PricingLookups } from '../api/context.js';
 import { memoizedPricesAt, type PricingLookupOptions } from '../api/price-memo.js';
+import { preparedQuery, type ReadDb } from '../api/queries/prepared-query.js';
 import type { ChainConfig } from '../chains/index.js';
 import { createHistoricalPriceCache } from '../pricing/historical-price-cache.js';
 import { pricesAt } from '../pricing/price-queries.js';
@@ -8,15 +9,21 @@ import { createTokenMetadataLookup } from '../pricing/token-metadata.js';
 
 /** The pricing reads the API needs (prices at times, logos/links): queries, no worker. */
 export function pricingLookups(
-  db: Queryable,
+  db: ReadDb,
   chains: readonly ChainConfig[],
   opts: PricingLookupOptions = {},
 ): PricingLookups {
   const links = createTokenMetadataLookup(chains);
   // historical_prices asks for "now - N hours": minute resolution, settled minutes memoized.
   const history = createHistoricalPriceCache(db);
+  // The one statement of pricesAt, prepared per connection: parsing and planning it cost more
+  // than running it for the few prices an activity page asks.
+  const prepared: Queryable = {
+    query: <Row>(sql: string, params?: unknown[]) => preparedQuery<Row>(db, sql, params ?? []),
+    exec: (sql) => db.exec(sql),
+  };
   return {
-    pricesAt: memoizedPricesAt((items) => pricesAt(db, items), opts),
+    pricesAt: memoizedPricesAt((items) => pricesAt(prepared, items), opts),
     historicalPricesAt: (items) => history.pricesAt(items),
     tokenLinks: (chainId, token) => links.get(chainId, token),
   };

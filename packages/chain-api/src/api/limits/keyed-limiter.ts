@@ -48,6 +48,21 @@ export class KeyedLimiter {
    */
   async hold(key: string, signal?: AbortSignal): Promise<() => void> {
     await this.acquire(key, signal);
+    return this.releaser(key);
+  }
+
+  /**
+   * `hold` without waiting: the release when `key` has a free slot now (no promise, no signal),
+   * else undefined.
+   */
+  tryHold(key: string): (() => void) | undefined {
+    const active = this.active.get(key) ?? 0;
+    if (active >= this.perKey && !this.alone(key)) return undefined;
+    this.active.set(key, active + 1);
+    return this.releaser(key);
+  }
+
+  private releaser(key: string): () => void {
     let held = true;
     return () => {
       if (!held) return;

@@ -1,9 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestLimits } from '../../config/request-limits-config.js';
 import { type ApiError, renderError } from '../errors.js';
+import { DeadlineQueue } from './deadline-queue.js';
 import { KeyedLimiter } from './keyed-limiter.js';
 import {
+  currentScope,
   isRequestTimeout,
   type RequestScope,
   requestTimedOut,
@@ -13,7 +15,54 @@ import {
 /** How long after the deadline a handler that did not notice it is answered for (ms). */
 const GRACE_MS = 250;
 
-const controllers = new WeakMap<FastifyRequest, AbortController>();
+/**
+ * A request's scope. Its AbortController is made when something first asks for the signal (a
+ * statement, a node call, a wait for a slot): an answer served from the response cache never
+ * does, and building an EventTarget per request was a measurable share of such an answer.
+ */
+class DeadlineScope implements RequestScope {
+  nodeReads = 0;
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  constructor(
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+    readonly limits: RequestLimits,
+    readonly dbSlots: KeyedLimiter,
+    readonly nodeSlots: KeyedLimiter,
+    readonly requestSlots: KeyedLimiter,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      // Each statement and node call of the request listens on it (a page reads hundreds).
+      setMaxListeners(0, this.#controller.signal);
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  key(): string {
+    return this.request.apiKey ? `key:${this.request.apiKey.id}` : `ip:${this.request.ip}`;
+  }
+
+  /** Why the request was cancelled (undefined while it runs). */
+  get reason(): unknown {
+    return this.#aborted ? this.#reason : undefined;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+const scopes = new WeakMap<FastifyRequest, DeadlineScope>();
 
 /**
  * One deadline per request (REQUEST_TIMEOUT_MS): everything the request starts runs in its
@@ -38,74 +87,68 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
     activeIn: requestSlots,
   });
   const nodeSlots = new KeyedLimiter(limits.keyNodeConcurrency);
-  const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
-  const scopes = new WeakMap<FastifyRequest, RequestScope>();
+  const deadlines = new DeadlineQueue<DeadlineScope>(limits.timeoutMs, (scope) => {
+    const error = requestTimedOut(limits.timeoutMs);
+    scope.abort(error);
+    const { request, reply } = scope;
+    const fallback = setTimeout(() => {
+      if (reply.sent || reply.raw.headersSent) return;
+      request.log.warn({ timeoutMs: limits.timeoutMs }, 'request answered at its deadline');
+      const rendered = renderError(error, 'error');
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      void reply.code(503).header('content-type', rendered.contentType).send(rendered.body);
+    }, GRACE_MS);
+    fallback.unref();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    deadlines.close();
+    done();
+  });
 
   app.addHook('onRequest', (request, reply, done) => {
-    const controller = new AbortController();
-    // Each statement and node call of the request listens on it (a page reads hundreds).
-    setMaxListeners(0, controller.signal);
-    controllers.set(request, controller);
-    const timer = setTimeout(() => {
-      const error = requestTimedOut(limits.timeoutMs);
-      controller.abort(error);
-      const fallback = setTimeout(() => {
-        if (reply.sent || reply.raw.headersSent) return;
-        request.log.warn({ timeoutMs: limits.timeoutMs }, 'request answered at its deadline');
-        const rendered = renderError(error, 'error');
-        for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-        void reply.code(503).header('content-type', rendered.contentType).send(rendered.body);
-      }, GRACE_MS);
-      fallback.unref();
-    }, limits.timeoutMs);
-    timer.unref();
-    timers.set(request, timer);
-    const scope: RequestScope = {
-      signal: controller.signal,
-      limits,
-      key: () => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),
-      dbSlots,
-      nodeSlots,
-      requestSlots,
-      nodeReads: 0,
-    };
+    const scope = new DeadlineScope(request, reply, limits, dbSlots, nodeSlots, requestSlots);
     scopes.set(request, scope);
+    deadlines.add(scope);
     runInScope(scope, done);
   });
-  // Again before the handler: a request body is read on socket events, outside the scope.
+  // Again before the handler when a request body was read (on socket events, outside the scope).
   app.addHook('preHandler', (request, _reply, done) => {
     const scope = scopes.get(request);
-    if (scope) runInScope(scope, done);
+    if (scope && currentScope() !== scope) runInScope(scope, done);
     else done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
-    clearTimeout(timers.get(request));
+    const scope = scopes.get(request);
+    if (scope) deadlines.delete(scope);
     done();
   });
   // A handler that finished past the deadline (its last step swallowed the cancellation) still
   // answers with the deadline's 503: never a late answer that passes for a normal one.
-  app.addHook('onSend', async (request, reply, payload) => {
-    const signal = controllers.get(request)?.signal;
-    if (!signal?.aborted || !isRequestTimeout(signal.reason) || reply.statusCode === 503) {
-      return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const reason = scopes.get(request)?.reason;
+    if (reason === undefined || !isRequestTimeout(reason) || reply.statusCode === 503) {
+      return done(null, payload);
     }
-    const error = signal.reason as ApiError;
+    const error = reason as ApiError;
     const rendered = renderError(error, 'error');
     reply.removeHeader('etag');
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
     reply.code(503).header('content-type', rendered.contentType);
-    return rendered.body;
+    done(null, rendered.body);
   });
   // The client went away: nothing is waiting for the answer any more.
   app.addHook('onRequestAbort', (request, done) => {
-    clearTimeout(timers.get(request));
-    controllers.get(request)?.abort(new Error('client closed the connection'));
+    const scope = scopes.get(request);
+    if (scope) {
+      deadlines.delete(scope);
+      scope.abort(new Error('client closed the connection'));
+    }
     done();
   });
 }
 
 /** The error a request failed with, as its deadline when the deadline had passed. */
 export function deadlineReason(request: FastifyRequest, error: unknown): unknown {
-  const signal = controllers.get(request)?.signal;
-  return signal?.aborted && isRequestTimeout(signal.reason) ? signal.reason : error;
+  const reason = scopes.get(request)?.reason;
+  return reason !== undefined && isRequestTimeout(reason) ? reason : error;
 }

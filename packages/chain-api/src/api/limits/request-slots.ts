@@ -1,4 +1,4 @@
-import type { onRequestAsyncHookHandler } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import { currentScope } from './request-scope.js';
 
 /**
@@ -14,13 +14,20 @@ import { currentScope } from './request-scope.js';
  * keyed.addHook('onRequest', requireApiKey(verifier));
  * keyed.addHook('onRequest', holdRequestSlot());
  */
-export function holdRequestSlot(): onRequestAsyncHookHandler {
-  return async (_request, reply) => {
+export function holdRequestSlot(): onRequestHookHandler {
+  // Callback style: most requests find a free slot and go on without a promise.
+  return (_request, reply, done) => {
     const scope = currentScope();
-    if (!scope) return;
-    const release = await scope.requestSlots.hold(scope.key(), scope.signal);
-    // 'close' fires once the response is sent or the connection is gone, whichever comes first.
-    if (reply.raw.destroyed || reply.raw.writableFinished) release();
-    else reply.raw.once('close', release);
+    if (!scope) return done();
+    const key = scope.key();
+    const held = (release: () => void) => {
+      // 'close' fires once the response is sent or the connection is gone, whichever is first.
+      if (reply.raw.destroyed || reply.raw.writableFinished) release();
+      else reply.raw.once('close', release);
+      done();
+    };
+    const free = scope.requestSlots.tryHold(key);
+    if (free) return held(free);
+    scope.requestSlots.hold(key, scope.signal).then(held, done);
   };
 }

@@ -23,13 +23,15 @@ export interface ActivityQuery {
   limit: number;
 }
 
-const tokenJson = (alias: string) =>
-  `case when ${alias}.address is null then null else json_build_object('symbol', ${alias}.symbol, 'name', ${alias}.name, 'decimals', ${alias}.decimals, 'standard', ${alias}.standard) end`;
+/** A token's metadata as JSON, or null: `address` names the token of the row `a`. */
+const tokenJson = (address: string) =>
+  `(select json_build_object('symbol', t.symbol, 'name', t.name, 'decimals', t.decimals, 'standard', t.standard)
+      from tokens t where t.chain_id = a.chain_id and t.address = ${address})`;
 
 /**
  * One page of a wallet's feed, newest first: a single backwards range scan of
  * `activity_wallet_feed_idx` starting after `after` (per token of `tokens`, of
- * `activity_wallet_token_idx`), with token metadata joined per row.
+ * `activity_wallet_token_idx`), with token metadata and price looked up per row.
  */
 export async function selectActivity(db: ReadDb, q: ActivityQuery): Promise<ActivityRow[]> {
   const params: unknown[] = [q.wallet, q.chainIds];
@@ -67,22 +69,25 @@ export async function selectActivity(db: ReadDb, q: ActivityQuery): Promise<Acti
                               ${order} limit $${params.length}) x) a`
     : 'activity a';
   const filter = q.tokens ? 'true' : where.join(' and ');
+  // The page first, then one primary-key lookup per row for its metadata and price (subqueries,
+  // not joins): PostgreSQL then settles on one generic plan per connection after a few runs,
+  // where the joined form was planned again at every request, which cost more than running it.
   const sql = `
     select a.chain_id, a.block_number::text as block_number,
            extract(epoch from a.block_time)::float8 as block_time,
            a.tx_index, a.log_index, a.sub_index, a.tx_hash, a.type, a.asset_type, a.token_address,
            a.from_address, a.to_address, a.value::text as value, a.token_id::text as token_id, a.extra,
-           ${tokenJson('t')} as token, ${tokenJson('ft')} as from_token, ${tokenJson('tt')} as to_token,
+           ${tokenJson('a.token_address')} as token,
+           case when a.type = 'swap' then ${tokenJson("a.extra->>'from_token_address'")} end as from_token,
+           case when a.type = 'swap' then ${tokenJson("a.extra->>'to_token_address'")} end as to_token,
            p.price_usd as current_price, p.pool_size
-      from ${source}
-      left join tokens t on t.chain_id = a.chain_id and t.address = a.token_address
-      left join tokens ft on a.type = 'swap' and ft.chain_id = a.chain_id and ft.address = a.extra->>'from_token_address'
-      left join tokens tt on a.type = 'swap' and tt.chain_id = a.chain_id and tt.address = a.extra->>'to_token_address'
-      left join token_prices p on a.asset_type in ('native', 'erc20') and a.type <> 'swap'
-        and p.chain_id = a.chain_id and p.token = coalesce(a.token_address, 'native')
-     where ${filter}
-     ${order}
-     limit $${params.length}`;
+      from (select a.* from ${source} where ${filter} ${order} limit $${params.length}) a
+      left join lateral (
+        select p.price_usd, p.pool_size from token_prices p
+         where a.asset_type in ('native', 'erc20') and a.type <> 'swap'
+           and p.chain_id = a.chain_id and p.token = coalesce(a.token_address, 'native')
+      ) p on true
+     ${order}`;
   const { rows } = await preparedQuery<ActivityRow>(db, sql, params);
   return rows;
 }

@@ -51,8 +51,9 @@ export interface CollectibleRow {
 }
 
 /**
- * One page of a wallet's NFTs: a range scan of the nft_holdings primary key with the token's
- * metadata, the collection's name/symbol/spam verdict and the latest sale joined per row.
+ * One page of a wallet's NFTs: a range scan of the nft_holdings primary key (spam collections
+ * left out when asked), then the token's metadata, the collection's name/symbol/spam verdict
+ * and the latest sale per row.
  */
 export async function selectCollectibles(
   db: ReadDb,
@@ -60,7 +61,13 @@ export async function selectCollectibles(
 ): Promise<CollectibleRow[]> {
   const params: unknown[] = [q.wallet, q.chainIds];
   const where = ['h.wallet = $1', 'h.chain_id = any($2::int[])'];
-  if (q.hideSpam) where.push('coalesce(c.is_spam, false) = false');
+  if (q.hideSpam) {
+    // An anti-join keeps the holdings key's order, so the page stops after `limit` rows even
+    // under a plan that does not know how many the wallet holds.
+    where.push(
+      'not exists (select from nft_collections c where c.chain_id = h.chain_id and c.contract = h.contract and c.is_spam)',
+    );
+  }
   if (q.after) {
     params.push(...q.after);
     const n = params.length;
@@ -70,6 +77,9 @@ export async function selectCollectibles(
   }
   const l = servedLimits;
   params.push(q.limit);
+  // The page first (a range of the holdings key), then one primary-key lookup per row for
+  // metadata, collection and token: cheap to plan, and PostgreSQL settles on one plan per
+  // connection, where the four-way join was planned again at every request.
   const sql = `
     select h.chain_id, h.contract, h.token_id::text as token_id, h.standard, h.balance::text as balance,
            extract(epoch from h.last_acquired)::float8 as last_acquired,
@@ -87,13 +97,22 @@ export async function selectCollectibles(
            (select s.price::text from nft_sales s
              where s.chain_id = h.chain_id and s.contract = h.contract and s.token_id = h.token_id
              order by s.block_number desc, s.log_index desc limit 1) as last_sale_price
-      from nft_holdings h
-      left join nft_metadata m on m.chain_id = h.chain_id and m.contract = h.contract and m.token_id = h.token_id
-      left join nft_collections c on c.chain_id = h.chain_id and c.contract = h.contract
-      left join tokens t on t.chain_id = h.chain_id and t.address = h.contract
-     where ${where.join(' and ')}
-     order by h.chain_id, h.contract, h.token_id
-     limit $${params.length}`;
+      from (select h.* from nft_holdings h
+             where ${where.join(' and ')}
+             order by h.chain_id, h.contract, h.token_id
+             limit $${params.length}) h
+      left join lateral (
+        select m.name, m.description, m.image_url, m.uri, m.attributes from nft_metadata m
+         where m.chain_id = h.chain_id and m.contract = h.contract and m.token_id = h.token_id
+      ) m on true
+      left join lateral (
+        select c.name, c.symbol, c.spam_score, c.is_spam, c.spam_explanations from nft_collections c
+         where c.chain_id = h.chain_id and c.contract = h.contract
+      ) c on true
+      left join lateral (
+        select t.name, t.symbol from tokens t where t.chain_id = h.chain_id and t.address = h.contract
+      ) t on true
+     order by h.chain_id, h.contract, h.token_id`;
   const { rows } = await preparedQuery<CollectibleRow>(db, sql, params);
   return rows;
 }

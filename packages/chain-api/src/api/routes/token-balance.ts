@@ -6,6 +6,7 @@ import { tokenOrNativeParam, walletAddressParam } from '../params/address-params
 import { historicalPricesParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { type BalanceRow, selectBalances } from '../queries/balances-query.js';
+import { preparedQuery } from '../queries/prepared-query.js';
 import { assertChainsReady } from '../readiness.js';
 import { tokenDeps, walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
@@ -123,7 +124,10 @@ export function tokenBalanceRoute(ctx: ApiContext) {
 
 /** A wallet that never held the token: amount 0 with whatever the store knows of the token. */
 async function zeroBalance(ctx: ApiContext, chainId: number, token: string): Promise<BalanceRow> {
-  const { rows } = await ctx.db.query<Omit<BalanceRow, 'chain_id' | 'kind' | 'address' | 'amount'>>(
+  const { rows } = await preparedQuery<
+    Omit<BalanceRow, 'chain_id' | 'kind' | 'address' | 'amount'>
+  >(
+    ctx.db,
     `select t.name, t.symbol, t.decimals, p.price_usd, p.pool_size, p.low_liquidity,
             p.pool_type, p.pool_address, p.pool_tokens
        from (select $1::int as chain_id, $2::text as address) k
