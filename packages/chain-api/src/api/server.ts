@@ -221,10 +221,11 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   });
   if (ownNodes) app.addHook('onClose', () => ownNodes.close());
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // Some error bodies (activity's, as the peer sends them) are text/plain echoing input.
     reply.header('x-content-type-options', 'nosniff');
+    done();
   });
 
   registerErrorHandlers(app);

@@ -37,7 +37,7 @@ export async function openReadRouter(
       const db = await openDatabase({
         url: u.toString(),
         applicationName: 'sluice-chain-api',
-        max: 20,
+        max: config.database.poolSize,
         statementTimeoutMs: config.database.statementTimeoutMs,
         // A standby that vanished must not hold a read for long before it goes to the primary.
         connectTimeoutMs: 2_000,

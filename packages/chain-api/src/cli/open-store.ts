@@ -31,7 +31,7 @@ export async function openApiPool(
     url: config.databaseUrl,
     ...(opts.devnet ? { schema: devnetStoreName } : {}),
     applicationName: 'sluice-chain-api',
-    max: 20,
+    max: config.database.poolSize,
     statementTimeoutMs: config.database.statementTimeoutMs,
     connectTimeoutMs: config.database.connectTimeoutMs,
   });

@@ -16,12 +16,14 @@ export interface AppConfig {
   /** PostgreSQL; unset: embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
-  /** Timeouts of the API's PostgreSQL pools (the workers' pool has no statement timeout). */
+  /** The API's PostgreSQL pools (the workers' pool has no statement timeout). */
   database: {
     /** DB_STATEMENT_TIMEOUT_MS (default 5000; 0: none). */
     statementTimeoutMs: number;
     /** DB_CONNECT_TIMEOUT_MS (default 5000; 0: none). */
     connectTimeoutMs: number;
+    /** DB_POOL_SIZE: connections of each API pool (default: `defaultPoolSize()`). */
+    poolSize: number;
   };
   /** Hot standbys of `databaseUrl` for API reads (DATABASE_READ_URL, comma-separated). */
   databaseReadUrls: string[];

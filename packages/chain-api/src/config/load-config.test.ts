@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './index.js';
+import { defaultPoolSize } from './database-pool-config.js';
 
 describe('DATABASE_READ_URL', () => {
   const primary = 'postgres://app:secret@primary:5432/chain';
@@ -80,6 +81,7 @@ describe('every variable', () => {
     ['DATABASE_URL', 'not a url'],
     ['DATABASE_READ_MAX_WAIT_MS', '-1'],
     ['DB_STATEMENT_TIMEOUT_MS', 'soon'],
+    ['DB_POOL_SIZE', '0'],
     ['DB_CONNECT_TIMEOUT_MS', '-5'],
     ['READ_FENCE', 'yes'],
     ['REDIS_URL', 'http://cache:6379'],
@@ -128,7 +130,11 @@ describe('every variable', () => {
       HOME: '/root',
     });
     expect(config.chainEnv).toEqual({ RPC_URL_1: 'http://eth:8545', CHAINS_FILE: 'chains.json' });
-    expect(config.database).toEqual({ statementTimeoutMs: 5_000, connectTimeoutMs: 5_000 });
+    expect(config.database).toEqual({
+      statementTimeoutMs: 5_000,
+      connectTimeoutMs: 5_000,
+      poolSize: defaultPoolSize(),
+    });
     expect(config.wallets).toEqual({
       maxWallets: 100_000,
       maxPerKey: 10_000,
@@ -156,5 +162,15 @@ describe('DEFER_INDEXES_MIN_BLOCKS', () => {
     expect(() => loadConfig({ DEFER_INDEXES_MIN_BLOCKS: '-1' })).toThrow(
       /DEFER_INDEXES_MIN_BLOCKS must be an integer/,
     );
+  });
+});
+
+describe('defaultPoolSize', () => {
+  it('two statements per core and one more, between 4 and 20', () => {
+    expect([1, 2, 4, 8, 16].map((cores) => defaultPoolSize(cores))).toEqual([4, 5, 9, 17, 20]);
+  });
+
+  it('DB_POOL_SIZE overrides it', () => {
+    expect(loadConfig({ DB_POOL_SIZE: '32' }).database.poolSize).toBe(32);
   });
 });

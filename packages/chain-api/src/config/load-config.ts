@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors/index.js';
 import type { AppConfig } from './app-config.js';
+import { defaultPoolSize } from './database-pool-config.js';
 import { boolean, type Env, integer, list, oneOf, text, url } from './env-readers.js';
 import { nftConfigFromEnv } from './nft-config.js';
 import { pricingThresholdsFromEnv } from './pricing-config.js';
@@ -70,6 +71,7 @@ export function loadConfig(env: Env): AppConfig {
     database: {
       statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5_000, 0, 86_400_000),
       connectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0, 86_400_000),
+      poolSize: integer(env, 'DB_POOL_SIZE', defaultPoolSize(), 1, 1_000),
     },
     databaseReadUrls,
     readMaxWaitMs: integer(env, 'DATABASE_READ_MAX_WAIT_MS', 100, 0, 10_000),
