@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.js';
 import { defaultPoolSize } from './database-pool-config.js';
+import { ConfigError, loadConfig } from './index.js';
 
 describe('DATABASE_READ_URL', () => {
   const primary = 'postgres://app:secret@primary:5432/chain';
