@@ -1,6 +1,6 @@
 /**
  * Deadlines that all last the same time, on one timer: entries expire in the order they were
- * added, so the queue is a Set in insertion order and only its head needs a timer. A request
+ * added, so the queue is a Map in insertion order and only its head needs a timer. A request
  * costs a Set insertion and deletion instead of its own timer, which mattered on the hot path
  * (a cached answer is a few tens of microseconds of work).
  *

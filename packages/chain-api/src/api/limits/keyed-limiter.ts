@@ -56,10 +56,7 @@ export class KeyedLimiter {
    * else undefined.
    */
   tryHold(key: string): (() => void) | undefined {
-    const active = this.active.get(key) ?? 0;
-    if (active >= this.perKey && !this.alone(key)) return undefined;
-    this.active.set(key, active + 1);
-    return this.releaser(key);
+    return this.take(key) ? this.releaser(key) : undefined;
   }
 
   private releaser(key: string): () => void {
@@ -97,13 +94,17 @@ export class KeyedLimiter {
     }
   }
 
+  /** Takes a slot of `key` if one is free now (or the key may borrow); false otherwise. */
+  private take(key: string): boolean {
+    const active = this.active.get(key) ?? 0;
+    if (active >= this.perKey && !this.alone(key)) return false;
+    this.active.set(key, active + 1);
+    return true;
+  }
+
   private acquire(key: string, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    const active = this.active.get(key) ?? 0;
-    if (active < this.perKey || this.alone(key)) {
-      this.active.set(key, active + 1);
-      return Promise.resolve();
-    }
+    if (this.take(key)) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const queue = this.waiting.get(key) ?? [];
       this.waiting.set(key, queue);

@@ -126,7 +126,7 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
   // answers with the deadline's 503: never a late answer that passes for a normal one.
   app.addHook('onSend', (request, reply, payload, done) => {
     const reason = scopes.get(request)?.reason;
-    if (reason === undefined || !isRequestTimeout(reason) || reply.statusCode === 503) {
+    if (!isRequestTimeout(reason) || reply.statusCode === 503) {
       return done(null, payload);
     }
     const error = reason as ApiError;
@@ -150,5 +150,5 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
 /** The error a request failed with, as its deadline when the deadline had passed. */
 export function deadlineReason(request: FastifyRequest, error: unknown): unknown {
   const reason = scopes.get(request)?.reason;
-  return reason !== undefined && isRequestTimeout(reason) ? reason : error;
+  return isRequestTimeout(reason) ? reason : error;
 }
