@@ -94,7 +94,7 @@ export async function readPairsAt(
   await Promise.all([
     (async () => {
       if (wallets.length === 0) return;
-      const { balances, atLatest } = await fetchNativeBalances(rpc, wallets, block);
+      const { balances, atLatest } = await fetchNativeBalances(rpc, wallets, block, { multicall3 });
       if (atLatest) return;
       for (const [wallet, amount] of balances) out.set(pairKey(wallet, 'native'), amount);
     })(),

@@ -79,7 +79,10 @@ export async function prepareBatch(
   const fresh = new Map(newTokens.map((t) => [t.address, t.standard]));
   const standardOf = (a: string) => fresh.get(a) ?? standards.get(a);
   resolveApprovalStandards(batch, standardOf);
-  const { balances } = await fetchNativeBalances(rpc, [...batch.nativeTouched], to, deps.log);
+  const { balances } = await fetchNativeBalances(rpc, [...batch.nativeTouched], to, {
+    multicall3: caps.multicall3,
+    log: deps.log,
+  });
   const reads = await deps.reconciler.prepare(batch, to, following, standardOf);
   const { db, mode } = deps;
   const chainId = deps.ctx.chainId;
