@@ -1,6 +1,7 @@
-import { encodeFunctionResult, type Hex, parseAbi } from 'viem';
+import { encodeFunctionData, encodeFunctionResult, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchNativeBalances } from '../src/derive/index.js';
+import { decodeEthBalances, encodeEthBalanceCalls } from '../src/derive/native-balances.js';
 import { type AnvilInstance, compileContracts, startAnvil } from '../src/devnet/index.js';
 import { createRpcClient, type RpcCall, type RpcClient } from '../src/rpc/index.js';
 import { startScriptedNode } from './support/scripted-node.js';
@@ -13,6 +14,7 @@ import { startScriptedNode } from './support/scripted-node.js';
  */
 const MULTICALL3 = '0xca11bde05977b3631167028862be2a173976ca11';
 const abi = parseAbi([
+  'function getEthBalance(address addr) view returns (uint256 balance)',
   'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
 ]);
 const addresses = Array.from(
@@ -105,6 +107,62 @@ describe('fetchNativeBalances on a node with Multicall3', () => {
       new Map([...(await balancesAt(after))].filter(([a]) => addresses.indexOf(a) < 5)),
     );
     expect(sent).toEqual(Array(5).fill('eth_getBalance'));
+  });
+});
+
+describe('encodeEthBalanceCalls', () => {
+  it('lays out the same aggregate3 calldata as viem, for 1, 3 and 500 addresses of any case', () => {
+    for (const n of [1, 3, 500]) {
+      const chunk = addresses
+        .slice(0, n)
+        .map((a, i) => (i % 2 ? a.toUpperCase().replace('0X', '0x') : a));
+      const calls = chunk.map((a) => ({
+        target: MULTICALL3 as Hex,
+        allowFailure: true,
+        callData: encodeFunctionData({
+          abi,
+          functionName: 'getEthBalance',
+          args: [a.toLowerCase() as Hex],
+        }),
+      }));
+      expect(encodeEthBalanceCalls(MULTICALL3, chunk)).toBe(
+        encodeFunctionData({ abi, functionName: 'aggregate3', args: [calls] }),
+      );
+    }
+  });
+});
+
+describe('decodeEthBalances', () => {
+  const answer = (results: { success: boolean; returnData: Hex }[]) =>
+    encodeFunctionResult({ abi, functionName: 'aggregate3', result: results });
+  const amount = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}` as Hex;
+
+  it('reads what viem encodes: values, a failed flag with a word, 1 and 500 results', () => {
+    const values = Array.from({ length: 500 }, (_, i) => BigInt(i) * 10n ** 18n + 3n);
+    expect(
+      decodeEthBalances(answer(values.map((v) => ({ success: true, returnData: amount(v) }))), 500),
+    ).toEqual(values);
+    expect(
+      decodeEthBalances(
+        answer([
+          { success: true, returnData: amount(2n ** 255n) },
+          { success: false, returnData: amount(9n) },
+        ]),
+        2,
+      ),
+    ).toEqual([2n ** 255n, undefined]);
+  });
+
+  it('leaves any other layout to the general decoder (null): empty data, wrong count, odd words', () => {
+    const good = answer([{ success: true, returnData: amount(5n) }]);
+    expect(decodeEthBalances(good, 2)).toBeNull();
+    expect(decodeEthBalances(answer([{ success: false, returnData: '0x' }]), 1)).toBeNull();
+    expect(decodeEthBalances(`${good.slice(0, -64)}${'0'.repeat(63)}`, 1)).toBeNull();
+    // A success flag that is neither 0 nor 1.
+    const flagAt = 2 + 64 * 3;
+    expect(
+      decodeEthBalances(`${good.slice(0, flagAt)}${'0'.repeat(63)}2${good.slice(flagAt + 64)}`, 1),
+    ).toBeNull();
   });
 });
 
