@@ -1,7 +1,7 @@
 import {
   type AbiFunction,
   type AbiParameter,
-  decodeFunctionData,
+  decodeAbiParameters,
   parseAbiItem,
   toFunctionSelector,
 } from 'viem';
@@ -79,14 +79,16 @@ export function decodeCall(
   if (!candidates) return null;
   for (const fn of candidates) {
     try {
-      const { args } = decodeFunctionData({ abi: [fn], data: input as `0x${string}` });
-      const values = (args ?? []) as readonly unknown[];
+      // The registry matched the selector: decode the arguments only (decodeFunctionData would
+      // hash every candidate's signature again to find it).
+      const values = decodeAbiParameters(fn.inputs, `0x${input.slice(10)}`) as readonly unknown[];
+      const { signature, types } = described(fn);
       return {
-        signature: canonicalSignature(fn),
+        signature,
         name: fn.name,
         inputs: fn.inputs.map((p, i) => ({
           name: p.name ?? `arg${i}`,
-          type: typeString(p),
+          type: types[i] as string,
           value: stringifyValue(values[i]),
         })),
       };
@@ -95,6 +97,18 @@ export function decodeCall(
     }
   }
   return null;
+}
+
+const descriptions = new WeakMap<AbiFunction, { signature: string; types: string[] }>();
+
+/** A registry function's signature and parameter types, formatted once. */
+function described(fn: AbiFunction): { signature: string; types: string[] } {
+  let d = descriptions.get(fn);
+  if (!d) {
+    d = { signature: canonicalSignature(fn), types: fn.inputs.map(typeString) };
+    descriptions.set(fn, d);
+  }
+  return d;
 }
 
 function canonicalSignature(fn: AbiFunction): string {
