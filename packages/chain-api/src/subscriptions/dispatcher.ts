@@ -8,6 +8,7 @@ import {
   type ClaimedDelivery,
   claimDeliveries,
   type DeliveredAttempt,
+  hasOpenDeliveries,
   markDeliveredMany,
   markFailed,
   pruneDeliveries,
@@ -236,7 +237,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       if (free > 0 && (eager || free >= claimAtLeast || inFlight.size === 0)) {
         eager = false;
         try {
-          claimed = await claimDeliveries(db, free, leaseMs);
+          // Idle, this runs every poll interval: an empty outbox then costs a look at its index,
+          // not the planning of the claim.
+          const open = inFlight.size > 0 || (await hasOpenDeliveries(db));
+          claimed = open ? await claimDeliveries(db, free, leaseMs) : [];
         } catch (error) {
           // The store is down or restarting: look again in a second, not at the poll rate.
           pause = Math.max(pause, 1_000);

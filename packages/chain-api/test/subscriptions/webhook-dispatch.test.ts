@@ -126,6 +126,40 @@ describe('webhook dispatcher batching', () => {
     expect([...current]).toEqual([again!.id]);
   });
 
+  it('an idle dispatcher polls with a probe of the outbox, not the claim; queued work still goes out', async () => {
+    const statements: string[] = [];
+    const counted: typeof t.db = {
+      ...t.db,
+      query: <Row>(sql: string, params?: unknown[]) => {
+        statements.push(sql);
+        return t.db.query<Row>(sql, params);
+      },
+    };
+    const claims = () => statements.filter((sql) => sql.includes('with recursive queues')).length;
+    running.push(
+      startDispatcher({
+        db: counted,
+        log,
+        config: {
+          allowHosts: ['127.0.0.1'],
+          retryScheduleMs: [50, 50],
+          maxConnectionsPerHost: 4,
+          concurrency: 4,
+          pollIntervalMs: 20,
+        },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(statements.filter((sql) => sql.includes('select exists')).length).toBeGreaterThan(5);
+    expect(claims()).toBe(0);
+    // Queued without a notice: the next poll's probe finds it and the claim sends it.
+    const [hook] = await addHooks(1);
+    const [id] = await queue([hook!], 1);
+    await waitFor(async () => (await openCount()) === 0, 'the delivery delivered', 10_000);
+    expect(receiver.received.map((r) => r.deliveryId)).toEqual([id]);
+    expect(claims()).toBeGreaterThan(0);
+  });
+
   it('sends each webhook its deliveries in queue order while many webhooks go out at once', async () => {
     const hooks = await addHooks(12);
     const ids = await queue(hooks, 6);

@@ -41,6 +41,20 @@ const claimable = `((d.status = 'pending' and d.next_attempt_at <= now())
    or (d.status = 'sending' and d.claimed_until < now()))`;
 
 /**
+ * Whether the outbox holds any open (pending or sending) delivery: a probe of the open-deliveries
+ * index, so an idle dispatcher's poll costs this instead of planning the claim (~1.5 ms).
+ *
+ * @example
+ * if (await hasOpenDeliveries(db)) await claimDeliveries(db, 64, 30_000);
+ */
+export async function hasOpenDeliveries(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ open: boolean }>(
+    `select exists (select 1 from webhook_deliveries where status in ('pending', 'sending')) as open`,
+  );
+  return rows[0]?.open === true;
+}
+
+/**
  * Claims up to `limit` due deliveries for one attempt each: per (webhook, chain) only the oldest
  * open delivery (so a webhook's deliveries go out strictly in chain order, a later one waiting for
  * an earlier one's success or final failure), of an active webhook, whose retry time has come and
