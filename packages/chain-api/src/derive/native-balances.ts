@@ -118,6 +118,10 @@ async function viaMulticall(
 const word = (n: number) => n.toString(16).padStart(64, '0');
 const AGGREGATE3 = toFunctionSelector(abi[1]).slice(2);
 const GET_ETH_BALANCE = toFunctionSelector(abi[0]).slice(2);
+// Words every element repeats, formatted once rather than per address.
+const [ZERO, ONE, THIRTY_TWO, SIXTY_FOUR] = [0, 1, 32, 0x40].map(word);
+/** A call element's words after its target: allowFailure, the bytes' offset (0x60) and length (36). */
+const CALL_HEAD = `${ONE}${word(0x60)}${word(36)}`;
 
 /**
  * `aggregate3` calldata of `getEthBalance(a)` on Multicall3 itself for each address. Every element
@@ -133,9 +137,9 @@ export function encodeEthBalanceCalls(multicall3: string, chunk: readonly string
   chunk.forEach((address, i) => {
     offsets += word(chunk.length * 32 + i * tupleBytes);
     const data = `${GET_ETH_BALANCE}${address.slice(2).toLowerCase().padStart(64, '0')}`;
-    tuples += `${target}${word(1)}${word(0x60)}${word(36)}${data.padEnd(128, '0')}`;
+    tuples += `${target}${CALL_HEAD}${data.padEnd(128, '0')}`;
   });
-  return `0x${AGGREGATE3}${word(32)}${word(chunk.length)}${offsets}${tuples}`;
+  return `0x${AGGREGATE3}${THIRTY_TWO}${word(chunk.length)}${offsets}${tuples}`;
 }
 
 /** `0x` (no Multicall3 code at that block) or a failed sub-call: `undefined`, read another way. */
@@ -163,15 +167,15 @@ function decode(raw: Hex | undefined, n: number): (bigint | undefined)[] {
 export function decodeEthBalances(raw: string, n: number): (bigint | undefined)[] | null {
   if (raw.length !== 2 + 64 * (2 + 5 * n)) return null;
   const at = (k: number) => raw.slice(2 + 64 * k, 66 + 64 * k);
-  if (at(0) !== word(32) || at(1) !== word(n)) return null;
+  if (at(0) !== THIRTY_TWO || at(1) !== word(n)) return null;
   const out: (bigint | undefined)[] = [];
   for (let i = 0; i < n; i++) {
     // Each (success, bytes) result: flag, the bytes' offset (0x40), length (32), the word.
     const k = 2 + n + 4 * i;
     const flag = at(k);
-    if (at(2 + i) !== word(n * 32 + i * 128) || at(k + 1) !== word(0x40)) return null;
-    if (at(k + 2) !== word(32) || (flag !== word(0) && flag !== word(1))) return null;
-    out.push(flag === word(1) ? BigInt(`0x${at(k + 3)}`) : undefined);
+    if (at(2 + i) !== word(n * 32 + i * 128) || at(k + 1) !== SIXTY_FOUR) return null;
+    if (at(k + 2) !== THIRTY_TWO || (flag !== ZERO && flag !== ONE)) return null;
+    out.push(flag === ONE ? BigInt(`0x${at(k + 3)}`) : undefined);
   }
   return out;
 }
