@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@sluice/db';
 import { createTestDatabase } from '@sluice/db/testing';
-import autocannon from 'autocannon';
+import autocannon, { type RequestSpec } from 'autocannon';
 import {
   createPublicClient,
   encodeAbiParameters,
@@ -33,10 +33,14 @@ import { startCli } from '../test/support/cli-process.js';
 import { setCheckpoint } from '../test/support/seed-store.js';
 import { type BenchCase, seedSurfaceStore, surfaceCases } from './api-bench-surface.js';
 import { benchLive } from './live-bench.js';
+import { ensureBuilt } from './run-sluice-cli.js';
 import { type BenchStore, seedBenchStore } from './seed-bench-store.js';
 
 const connections = 50;
 const duration = Number(process.env.BENCH_DURATION ?? 8);
+
+/** A fresh autocannon request spec per run, for a floor driven like the case it is the floor of. */
+export type FloorClient = () => RequestSpec;
 
 interface Run {
   reqPerSec: number;
@@ -56,6 +60,8 @@ function log(message: string) {
 }
 
 async function main() {
+  // The servers run the built CLI (`dist/cli.js`), as users do: not tsx's transform of the source.
+  ensureBuilt();
   const t = await createTestDatabase('postgres');
   const cleanups: (() => Promise<void>)[] = [() => t.drop()];
   try {
@@ -93,9 +99,10 @@ async function main() {
               CPU_PROFILE_DIR: process.env.CPU_PROFILE_DIR ?? process.cwd(),
             }
           : {}),
-        // A loaded machine compiles the server from source slowly: wait longer than the default.
       },
       180_000,
+      true,
+      'built',
     );
     cleanups.unshift(async () => {
       // With BENCH_SERVER_LOG_LEVEL=info, the server's per-request response times.
@@ -279,8 +286,13 @@ async function benchStaticFloor(base: string, key: string, store: BenchStore): P
   return rows;
 }
 
-/** The floor for one body size: its own server process, a 1-s warm-up, one measured run. */
-async function floorRun(size: number): Promise<Row> {
+/**
+ * The floor for one body size: its own server process, a 1-s warm-up, one measured run. With
+ * `client`, autocannon drives it the way the measured case does (a path per request, a callback
+ * per response): on two cores the load generator's own work is a share of the machine, so a
+ * ratio compares servers only when both were driven alike.
+ */
+async function floorRun(size: number, client?: FloorClient): Promise<Row> {
   const child = spawn(
     process.execPath,
     [
@@ -297,10 +309,16 @@ async function floorRun(size: number): Promise<Row> {
       child.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));
     });
     const url = `http://127.0.0.1:${port}`;
-    await autocannon({ url, connections, duration: 1 });
-    const result = await autocannon({ url, connections, duration });
+    const requests = client ? [client()] : undefined;
+    await autocannon({ url, connections, duration: 1, ...(requests ? { requests } : {}) });
+    const result = await autocannon({
+      url,
+      connections,
+      duration,
+      ...(requests ? { requests } : {}),
+    });
     const row: Row = {
-      name: `floor: bare node:http, fixed ${(size / 1024).toFixed(1)} KiB body`,
+      name: `floor: bare node:http, fixed ${(size / 1024).toFixed(1)} KiB body${client ? ', driven like the mix' : ''}`,
       ...toRun(result),
     };
     log(`${row.name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);

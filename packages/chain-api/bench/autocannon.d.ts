@@ -1,6 +1,6 @@
 // The subset of autocannon's API the API benchmark uses (the package ships no types).
 declare module 'autocannon' {
-  interface RequestSpec {
+  export interface RequestSpec {
     method?: string;
     path?: string;
     headers?: Record<string, string>;

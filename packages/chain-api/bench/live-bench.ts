@@ -10,8 +10,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon, { type RequestSpec } from 'autocannon';
 import { startCli } from '../test/support/cli-process.js';
+import { postgresCpuSeconds, processMeter } from './process-meter.js';
 import type { BenchStore } from './seed-bench-store.js';
 
 export interface LiveRun {
@@ -29,8 +30,8 @@ export interface LiveBenchOptions {
   connections: number;
   duration: number;
   log(message: string): void;
-  /** Runs the floor server for a body size (api-bench.ts's static floor). */
-  floor(size: number): Promise<LiveRun>;
+  /** Runs the floor server for a body size (api-bench.ts's static floor), driven by `client`. */
+  floor(size: number, client?: () => RequestSpec): Promise<LiveRun>;
 }
 
 const blockMs = Number(process.env.LIVE_BLOCK_MS ?? 250);
@@ -48,8 +49,28 @@ function mixPaths(store: BenchStore): string[] {
   ]);
 }
 
+/**
+ * The mix's request spec: a random path per request, a callback per response. The floor is
+ * driven by the same spec (its callback's tallies thrown away), so both pay the same client cost.
+ */
+function mixRequest(
+  paths: readonly string[],
+  onPath: (path: string) => string,
+  onResponse: (outcome: string, bytes: number) => void,
+): RequestSpec {
+  return {
+    method: 'GET',
+    setupRequest: (req) => ({
+      ...req,
+      path: onPath(paths[Math.floor(Math.random() * paths.length)]!),
+    }),
+    onResponse: (_status, body, _context, responseHeaders) =>
+      onResponse(String(responseHeaders?.['x-cache'] ?? 'none'), body?.length ?? 0),
+  };
+}
+
 /** Starts the writer; resolves once it commits blocks. `stop` returns its stats line. */
-async function startWriter(databaseUrl: string): Promise<{ stop(): Promise<string> }> {
+async function startWriter(databaseUrl: string): Promise<{ pid: number; stop(): Promise<string> }> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', fileURLToPath(new URL('./live-writer.ts', import.meta.url))],
@@ -76,6 +97,7 @@ async function startWriter(databaseUrl: string): Promise<{ stop(): Promise<strin
     child.once('exit', (code) => reject(new Error(`live writer exited with ${code}`)));
   });
   return {
+    pid: child.pid!,
     stop() {
       stopped ??= (async () => {
         child.kill('SIGTERM');
@@ -125,9 +147,11 @@ async function runMode(
             CPU_PROFILE_DIR: process.env.CPU_PROFILE_DIR ?? process.cwd(),
           }
         : {}),
-      // A loaded machine compiles the server from source slowly: wait longer than the default.
     },
     180_000,
+    true,
+    // The built CLI, as users run it (api-bench.ts builds it first).
+    'built',
   );
   const writer = await startWriter(opts.databaseUrl);
   try {
@@ -173,20 +197,16 @@ async function runMode(
         duration: seconds,
         headers,
         requests: [
-          {
-            method: 'GET',
-            setupRequest: (req) => ({
-              ...req,
-              path: ask(paths[Math.floor(Math.random() * paths.length)]!, count),
-            }),
-            onResponse: (_status, body, _context, responseHeaders) => {
+          mixRequest(
+            paths,
+            (path) => ask(path, count),
+            (outcome, size) => {
               if (!count) return;
-              const outcome = String(responseHeaders?.['x-cache'] ?? 'none');
               outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-              bytes += body?.length ?? 0;
+              bytes += size;
               responses++;
             },
-          },
+          ),
         ],
       });
     await measure(2, false);
@@ -194,7 +214,18 @@ async function runMode(
     // CPU profile of the measured window only (not the fill of every URL before it).
     const profile = process.env.LIVE_PROFILE === '1';
     if (profile) server.child.kill('SIGUSR2');
+    // Where the machine's CPU went in the measured window (Linux /proc): the server, the local
+    // PostgreSQL, the writer and this process (the load generator).
+    const meters = [processMeter(server.child.pid!), processMeter(writer.pid)];
+    for (const m of meters) m.sample();
+    const cpu0 = meters.map((m) => m.cpuSeconds());
+    const pg0 = postgresCpuSeconds();
+    const own0 = process.cpuUsage();
     const result = await measure(opts.duration, true);
+    for (const m of meters) m.sample();
+    const own = process.cpuUsage(own0);
+    const pgSeconds = postgresCpuSeconds() - pg0;
+    const [serverCpu, writerCpu] = meters.map((m, i) => m.cpuSeconds() - cpu0[i]!);
     if (profile) server.child.kill('SIGUSR2');
     const writerStats = await writer.stop();
     const shares = [...outcomes]
@@ -208,6 +239,13 @@ async function runMode(
       p99: result.latency.p99,
       errors: result.errors + result.timeouts + result.non2xx,
     };
+    const perRequest = (seconds: number) =>
+      `${Math.round((1e6 * seconds) / Math.max(1, result.requests.total))} µs`;
+    opts.log(
+      `CPU in the measured ${opts.duration} s: server ${serverCpu!.toFixed(2)} s (${perRequest(serverCpu!)}/request), ` +
+        `PostgreSQL ${pgSeconds.toFixed(2)} s (${perRequest(pgSeconds)}/request, the writer's share included), ` +
+        `writer ${writerCpu!.toFixed(2)} s, load generator ${((own.user + own.system) / 1e6).toFixed(2)} s`,
+    );
     opts.log(
       `${run.name}: ${run.reqPerSec} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}; x-cache: ${shares} (keys never asked or idle past the max age: ${((100 * idle) / Math.max(1, asked)).toFixed(1)}%); writer: ${writerStats}`,
     );
@@ -239,12 +277,29 @@ export async function benchLive(opts: LiveBenchOptions): Promise<LiveRun[]> {
   runs.push(scoped.run);
   if (modes.has('fenced')) runs.push((await runMode(opts, 'scoped', paths, true)).run);
   const mean = Math.round(scoped.bytes / Math.max(1, scoped.responses));
-  const floor = await opts.floor(Math.max(2, mean));
-  runs.push({ ...floor, name: `floor: bare node:http, fixed ${mean} B body (live mix mean)` });
+  const plain = await opts.floor(Math.max(2, mean));
+  runs.push({ ...plain, name: `floor: bare node:http, fixed ${mean} B body, one fixed path` });
+  // The floor the goal is measured against: the same body size, driven like the mix (a random
+  // path of the mix per request, the same per-response callback).
+  const floor = await opts.floor(Math.max(2, mean), () =>
+    mixRequest(
+      paths,
+      (path) => path,
+      () => {},
+    ),
+  );
+  runs.push({
+    ...floor,
+    name: `floor: bare node:http, fixed ${mean} B body (live mix mean), driven like the mix`,
+  });
   // The goal, as ratios within this run (the scoped mode, as served): share of the floor's
-  // req/s for the same mean body, p99 against the floor's, and blocks the writer committed late.
+  // req/s for the same mean body and request stream, p99 against the floor's, and blocks the
+  // writer committed late. The share of the one-path floor is shown beside it.
   const share = scoped.run.reqPerSec / Math.max(1, floor.reqPerSec);
   const p99Ratio = scoped.run.p99 / Math.max(1, floor.p99);
+  opts.log(
+    `share of the one-path floor: ${(scoped.run.reqPerSec / Math.max(1, plain.reqPerSec)).toFixed(3)} (p99 ratio ${(scoped.run.p99 / Math.max(1, plain.p99)).toFixed(1)})`,
+  );
   opts.log(
     `live-share-of-floor: ${share.toFixed(3)} p99-ratio: ${p99Ratio.toFixed(1)} late-blocks: ${scoped.lateBlocks}`,
   );

@@ -78,3 +78,22 @@ export function processMeter(pid: number): ProcessMeter {
     cpuSeconds: () => [...cpu.values()].reduce((a, b) => a + b, 0),
   };
 }
+
+/**
+ * CPU seconds of every local PostgreSQL process (command line `postgres...`): server, backends
+ * and its workers, as `/proc` shows them now (0 when PostgreSQL runs elsewhere). Difference two
+ * readings for a window; a backend that exits in between takes its share with it.
+ */
+export function postgresCpuSeconds(): number {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').startsWith('postgres')) continue;
+    } catch {
+      continue;
+    }
+    sum += cpuSeconds(Number(entry));
+  }
+  return sum;
+}
