@@ -150,6 +150,9 @@ describe.each(['postgres', 'pglite'] as const)(
         // An ERC20 transfer: A's NFT holdings did not change.
         collectibles(a),
         `/v1/evm/balances/${b}?chain_ids=8453`,
+        // Nor A's balances of other tokens, native included.
+        `/v1/evm/balances/${a}/token/${t2}?chain_ids=1`,
+        `/v1/evm/balances/${a}/token/native?chain_ids=1`,
       ];
       const dropped = [balances(a), activity(a), `/v1/evm/balances/${a}/token/${t1}?chain_ids=1`];
       for (const path of [...kept, ...dropped]) await cached(path);

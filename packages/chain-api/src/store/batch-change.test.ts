@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticBatch } from '../../test/support/synthetic-batch.js';
 import { batchChange } from './batch-change.js';
-import { changeKey, parseStoreChange } from './changes/store-change.js';
+import { balancePairKey, changeKey, parseStoreChange } from './changes/store-change.js';
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const token = wallet(0xe2c20);
@@ -16,14 +16,18 @@ function announced(batch: ReturnType<typeof syntheticBatch>) {
   });
   const wallets = new Set<string>();
   const nftWallets = new Set<string>();
+  const balanceWallets = new Set<string>();
+  const pairs = new Set<string>();
   for (const body of change.encode()) {
     for (const c of parseStoreChange(`{"v":1,"s":"s","lsn":null,${body}}`).chains) {
       expect(c.all).toBe(false);
       for (const w of c.wallets) wallets.add(w);
       for (const w of c.nftWallets) nftWallets.add(w);
+      for (const w of c.balanceWallets) balanceWallets.add(w);
+      for (const p of c.balancePairs) pairs.add(p);
     }
   }
-  return { wallets, nftWallets };
+  return { wallets, nftWallets, balanceWallets, pairs };
 }
 
 describe('batchChange', () => {
@@ -40,9 +44,14 @@ describe('batchChange', () => {
         { from: wallet(3), to: wallet(4), token: null, value: 1n },
       ],
     });
-    const { wallets, nftWallets } = announced(batch);
+    const { wallets, nftWallets, balanceWallets, pairs } = announced(batch);
     expect(wallets).toEqual(new Set([1, 2, 3, 4].map((n) => changeKey(wallet(n)))));
     expect(nftWallets.size).toBe(0);
+    // Each mover's balances are named per token: the token moved, and native (gas, value).
+    expect(balanceWallets.size).toBe(0);
+    for (const n of [1, 2]) expect(pairs.has(balancePairKey(wallet(n), token))).toBe(true);
+    for (const n of [3, 4]) expect(pairs.has(balancePairKey(wallet(n), 'native'))).toBe(true);
+    expect(pairs.has(balancePairKey(wallet(3), token))).toBe(false);
   });
 
   it('names the owners and holders of NFT moves (and NFT activity) as holdings changes', () => {
@@ -75,8 +84,10 @@ describe('batchChange', () => {
       tokenAddress: nft,
       tokenId: 3n,
     });
-    const { wallets, nftWallets } = announced(batch);
+    const { wallets, nftWallets, balanceWallets } = announced(batch);
     expect(nftWallets).toEqual(new Set([5, 6, 7].map((n) => changeKey(wallet(n)))));
+    // An NFT move: any balance of the wallet, as far as the announcement says.
+    expect(balanceWallets).toEqual(nftWallets);
     for (const key of nftWallets) expect(wallets.has(key)).toBe(true);
     expect(nftWallets.has(changeKey(wallet(2)))).toBe(false);
   });

@@ -17,18 +17,22 @@ export function batchChange(
 ): StoreChangeBuilder {
   const change = new StoreChangeBuilder();
   // Only holdings writes (and NFT activity, to be safe) name a wallet's NFT holdings: an ERC20
-  // or native transfer leaves its cached collectibles alone.
+  // or native transfer leaves its cached collectibles alone. Balances are named per token: the
+  // balance writes below are every balance the batch moves (a row's own token is named too, to
+  // be safe), so a wallet's single-token answers of other tokens stay.
   for (const a of batch.activity) {
     if (a.assetType === 'erc721' || a.assetType === 'erc1155') change.wallet(chain, a.wallet);
-    else change.fungibleWallet(chain, a.wallet);
+    else change.walletBalance(chain, a.wallet, a.tokenAddress ?? 'native');
     change.token(chain, a.tokenAddress);
   }
   for (const d of batch.erc20Deltas.values())
-    change.fungibleWallet(chain, d.wallet).token(chain, d.token);
-  for (const wallet of input.nativeBalances.keys()) change.fungibleWallet(chain, wallet);
+    change.walletBalance(chain, d.wallet, d.token).token(chain, d.token);
+  for (const wallet of input.nativeBalances.keys()) change.walletBalance(chain, wallet, 'native');
   for (const m of batch.nft721.values()) change.wallet(chain, m.owner).token(chain, m.contract);
   for (const d of batch.nft1155.values()) change.wallet(chain, d.wallet).token(chain, d.contract);
-  for (const t of batch.txs) change.fungibleWallet(chain, t.from).fungibleWallet(chain, t.to);
+  // Gas and value move the native balances of both sides.
+  for (const t of batch.txs)
+    change.walletBalance(chain, t.from, 'native').walletBalance(chain, t.to, 'native');
   for (const t of input.newTokens) change.token(chain, t.address);
   return change;
 }

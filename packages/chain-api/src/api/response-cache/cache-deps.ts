@@ -1,4 +1,4 @@
-import { changeKey, type StoreChange } from '../../store/changes/store-change.js';
+import { balancePairKey, changeKey, type StoreChange } from '../../store/changes/store-change.js';
 
 /**
  * What a cached answer was built from: a group (what kind of thing, on which chain) and a key in
@@ -44,6 +44,22 @@ export function walletDeps(wallet: string, chainIds: readonly number[]): Dep[] {
 export function nftWalletDeps(wallet: string, chainIds: readonly number[]): Dep[] {
   const key = changeKey(wallet);
   return chainIds.flatMap((id) => [dep('*', id, ''), dep('wn', id, key)]);
+}
+
+/**
+ * Dependencies of one wallet's balance of one token (`'native'` too) on a chain: changes naming
+ * that balance, or any balance of the wallet when the writer did not say which, not the wallet's
+ * activity or its other tokens.
+ *
+ * @example
+ * walletTokenDeps('0xd8da…', 1, '0xa0b8…') // 3 deps
+ */
+export function walletTokenDeps(wallet: string, chainId: number, token: string): Dep[] {
+  return [
+    dep('*', chainId, ''),
+    dep('wb', chainId, changeKey(wallet)),
+    dep('b', chainId, balancePairKey(wallet, token)),
+  ];
 }
 
 /** A token-keyed answer (token info, holders): the token's holders, supply or metadata. */
@@ -164,6 +180,8 @@ export function invalidationOf(change: StoreChange): Invalidation | 'all' {
     }
     inv.add(`w:${id}`, c.wallets);
     inv.add(`wn:${id}`, c.nftWallets);
+    inv.add(`wb:${id}`, c.balanceWallets);
+    inv.add(`b:${id}`, c.balancePairs);
     inv.add(`t:${id}`, c.tokens);
     inv.add(`n:${id}`, c.collections);
     const pricesMoved = c.allPrices || c.prices.size > 0;

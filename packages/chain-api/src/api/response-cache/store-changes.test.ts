@@ -5,7 +5,13 @@ import {
   STORE_CHANGED_CHANNEL,
   type StoreChange,
 } from '../../store/changes/store-change.js';
-import { anyChangeDep, invalidationOf, nftWalletDeps, walletDeps } from './cache-deps.js';
+import {
+  anyChangeDep,
+  invalidationOf,
+  nftWalletDeps,
+  walletDeps,
+  walletTokenDeps,
+} from './cache-deps.js';
 import { followStoreChanges, type PayloadFeed, subscribeToFeed } from './store-changes.js';
 
 const wallet = '0xd8da6bf26964af9d7eed9e03e53415d37aa96045';
@@ -76,6 +82,8 @@ describe('store change delivery', () => {
           all: false,
           wallets: new Set([changeKey(wallet)]),
           nftWallets: new Set(),
+          balanceWallets: new Set([changeKey(wallet)]),
+          balancePairs: new Set(),
           tokens: new Set(),
           collections: new Set(),
           prices: new Set(),
@@ -123,5 +131,41 @@ describe('store change delivery', () => {
     );
     if (bad === 'all') throw new Error('one chain is coarse, not the schema');
     expect(bad.matches(nftWalletDeps(other, [1]))).toBe(true);
+  });
+
+  it("keeps a wallet's single-token answer when another token of it moves, not its own", () => {
+    const usdc = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+    const dai = '0x6b175474e89094c44da98b954eedeac495271d0f';
+    const key = changeKey(wallet);
+    const pair = (token: string) => key + changeKey(token);
+    const change = (piece: string) =>
+      invalidationOf(parseStoreChange(`{"v":1,"s":"s","lsn":null,"c":[{"id":1,${piece}}]}`));
+    const daiMoved = change(`"bx":1,"w":"${key}","b":"${pair(dai)}"`);
+    const usdcMoved = change(`"bx":1,"w":"${key}","b":"${pair(usdc)}"`);
+    const nativeMoved = change(`"bx":1,"w":"${key}","b":"${pair('native')}"`);
+    // Any balance of the wallet (an NFT move, a reconciliation), or a writer that does not say.
+    const anyBalance = change(`"bx":1,"w":"${key}","bw":"${key}"`);
+    const legacy = change(`"w":"${key}"`);
+    const otherWallet = change(
+      `"bx":1,"w":"${changeKey(other)}","b":"${changeKey(other)}${changeKey(usdc)}"`,
+    );
+    const invs = [daiMoved, usdcMoved, nativeMoved, anyBalance, legacy, otherWallet];
+    if (invs.some((inv) => inv === 'all')) throw new Error('a wallet change is not everything');
+    const [d, u, n, a, l, o] = invs as Exclude<(typeof invs)[number], 'all'>[];
+    const usdcAnswer = walletTokenDeps(wallet, 1, usdc.toUpperCase().replace('0X', '0x'));
+    expect(d!.matches(usdcAnswer)).toBe(false);
+    expect(n!.matches(usdcAnswer)).toBe(false);
+    expect(o!.matches(usdcAnswer)).toBe(false);
+    expect(u!.matches(usdcAnswer)).toBe(true);
+    expect(a!.matches(usdcAnswer)).toBe(true);
+    expect(l!.matches(usdcAnswer)).toBe(true);
+    expect(n!.matches(walletTokenDeps(wallet, 1, 'native'))).toBe(true);
+    expect(u!.matches(walletTokenDeps(wallet, 8453, usdc))).toBe(false);
+    // The wallet's other answers (balances, activity) drop on any of them.
+    for (const inv of [d, u, n, a, l]) expect(inv!.matches(walletDeps(wallet, [1]))).toBe(true);
+    // A malformed pair list widens to the whole chain.
+    const bad = change(`"bx":1,"w":"${key}","b":"${key}"`);
+    if (bad === 'all') throw new Error('one chain is coarse, not the schema');
+    expect(bad.matches(walletTokenDeps(other, 1, usdc))).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { defineParams } from '../params/param-spec.js';
 import { type BalanceRow, selectBalances } from '../queries/balances-query.js';
 import { preparedQuery } from '../queries/prepared-query.js';
 import { assertChainsReady } from '../readiness.js';
-import { tokenDeps, walletDeps } from '../response-cache/cache-deps.js';
+import { tokenDeps, walletTokenDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { singleBalanceResponseSchema } from '../schemas/balance-schemas.js';
 import { errorResponses } from '../schemas/common-schemas.js';
@@ -61,7 +61,7 @@ export function tokenBalanceRoute(ctx: ApiContext) {
           balanceCaching(
             requestTime,
             query.historical_prices,
-            chain ? walletDeps(address, [chain.chainId]) : [],
+            chain ? walletTokenDeps(address, chain.chainId, token) : [],
           ),
           balanceAnswer({
             ctx,

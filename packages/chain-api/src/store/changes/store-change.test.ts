@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  balancePairKey,
   CHANGE_KEY_LENGTH,
   changeKey,
   MAX_NOTIFY_BYTES,
@@ -60,6 +61,59 @@ describe('store change format', () => {
     const legacy = parseStoreChange(envelope(`"c":[{"id":1,"w":"${changeKey(address(1))}"}]`))
       .chains[0]!;
     expect([...legacy.nftWallets]).toEqual([changeKey(address(1))]);
+  });
+
+  it('names the balances that moved per token, and every balance of wallets it cannot say', () => {
+    const change = new StoreChangeBuilder()
+      .walletBalance(1, address(1), usdc)
+      .walletBalance(1, address(1), 'native')
+      .walletBalance(1, address(2), `0x${usdc.toUpperCase()}`)
+      .fungibleWallet(1, address(3))
+      .wallet(1, address(4))
+      .walletBalance(1, null, usdc);
+    const chain = parseStoreChange(envelope(change.encode()[0]!)).chains[0]!;
+    expect(chain.wallets.size).toBe(4);
+    expect([...chain.balanceWallets].sort()).toEqual(
+      [changeKey(address(3)), changeKey(address(4))].sort(),
+    );
+    expect([...chain.balancePairs].sort()).toEqual(
+      [
+        balancePairKey(address(1), usdc),
+        balancePairKey(address(1), 'native'),
+        balancePairKey(address(2), usdc),
+      ].sort(),
+    );
+    // A writer that does not say (the SQL triggers, older writers): every balance of every wallet.
+    const legacy = parseStoreChange(envelope(`"c":[{"id":1,"w":"${changeKey(address(1))}"}]`))
+      .chains[0]!;
+    expect([...legacy.balanceWallets]).toEqual([changeKey(address(1))]);
+    expect(legacy.balancePairs.size).toBe(0);
+  });
+
+  it('splits balance pairs over messages, never a pair in two, each under the limit', () => {
+    const change = new StoreChangeBuilder();
+    for (let i = 0; i < 700; i++)
+      change.walletBalance(1, address(i + 1), address(90_000 + (i % 7)));
+    const bodies = change.encode();
+    expect(bodies.length).toBeGreaterThan(3);
+    const pairs = new Set<string>();
+    for (const body of bodies) {
+      const payload = envelope(body);
+      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
+      for (const c of parseStoreChange(payload).chains) {
+        expect(c.all).toBe(false);
+        for (const p of c.balancePairs) pairs.add(p);
+      }
+    }
+    expect(pairs.size).toBe(700);
+    expect(pairs.has(balancePairKey(address(1), address(90_000)))).toBe(true);
+    // The smallest pieces still hold a pair.
+    const tiny = new StoreChangeBuilder({ maxBodyBytes: 10 }).walletBalance(1, address(1), usdc);
+    const tinyPairs = tiny
+      .encode()
+      .flatMap((body) => parseStoreChange(`{"v":1,"s":"s","lsn":null,${body}}`).chains)
+      .flatMap((c) => [...c.balancePairs]);
+    expect(tinyPairs).toEqual([balancePairKey(address(1), usdc)]);
   });
 
   it('splits NFT holdings wallets over messages with every piece exact about them', () => {

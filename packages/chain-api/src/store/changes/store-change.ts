@@ -10,7 +10,8 @@
  *
  *     {"v":1,"s":"<schema>","lsn":"0/16B3748"|null,"all":1?,"c":[<chain>, ...]}
  *     <chain> = {"id":1,"all":1?,"w":"<keys>","t":"<keys>","n":"<keys>","p":"<keys>","pa":1?,
- *                "h":"<keys>","ha":1?,"hs":<epoch s>,"spam":1?,"nx":1?,"nw":"<keys>"}
+ *                "h":"<keys>","ha":1?,"hs":<epoch s>,"spam":1?,"nx":1?,"nw":"<keys>",
+ *                "bx":1?,"bw":"<keys>","b":"<pairs>"}
  *
  * - `s`: the store's schema (a database may hold several stores); `lsn`: the primary's WAL
  *   position when the change was published (`pg_current_wal_lsn()`, null on PGlite). It is read
@@ -25,6 +26,11 @@
  * - `nx`: this piece's `nw` lists exactly the wallets whose NFT holdings changed (each also in
  *   `w` of the same change); without it every `w` wallet's holdings may have changed. An ERC20
  *   transfer then leaves a wallet's cached collectibles alone.
+ * - `bx`: this piece's balances are exact: `bw` lists the wallets any of whose balances may have
+ *   changed, `b` (pairs: a wallet's key then a token's, 80 characters) the wallets of which only
+ *   those tokens' balances may have (`native` for the native balance). Without it every `w`
+ *   wallet's balances may have changed. A transfer of one token then leaves the wallet's cached
+ *   single-token answers of other tokens alone.
  * - A payload that is not JSON (the legacy form: the bare schema name) means `all` for that schema.
  */
 
@@ -45,6 +51,10 @@ export interface ChainStoreChange {
   wallets: ReadonlySet<string>;
   /** Wallets whose NFT holdings may have changed (all of `wallets` unless the writer said). */
   nftWallets: ReadonlySet<string>;
+  /** Wallets any of whose balances may have changed (all of `wallets` unless the writer said). */
+  balanceWallets: ReadonlySet<string>;
+  /** Wallet key + token key (`balancePairKey`): of these wallets, only these balances changed. */
+  balancePairs: ReadonlySet<string>;
   tokens: ReadonlySet<string>;
   collections: ReadonlySet<string>;
   prices: ReadonlySet<string>;
@@ -83,6 +93,16 @@ export function changeKey(address: string): string {
   return address.toLowerCase().padEnd(CHANGE_KEY_LENGTH, '_').slice(0, CHANGE_KEY_LENGTH);
 }
 
+/**
+ * The key of one wallet's balance of one token (`native` for the native balance).
+ *
+ * @example
+ * balancePairKey('0xd8da…', 'native') // '<40 hex digits>native__…'
+ */
+export function balancePairKey(wallet: string, token: string): string {
+  return changeKey(wallet) + changeKey(token);
+}
+
 const emptySet: ReadonlySet<string> = new Set();
 
 function coarseChain(chainId: number): ChainStoreChange {
@@ -91,6 +111,8 @@ function coarseChain(chainId: number): ChainStoreChange {
     all: true,
     wallets: emptySet,
     nftWallets: emptySet,
+    balanceWallets: emptySet,
+    balancePairs: emptySet,
     tokens: emptySet,
     collections: emptySet,
     prices: emptySet,
@@ -102,12 +124,12 @@ function coarseChain(chainId: number): ChainStoreChange {
   };
 }
 
-function keysOf(value: unknown): Set<string> | undefined {
+function keysOf(value: unknown, length = CHANGE_KEY_LENGTH): Set<string> | undefined {
   if (value === undefined) return new Set();
-  if (typeof value !== 'string' || value.length % CHANGE_KEY_LENGTH !== 0) return undefined;
+  if (typeof value !== 'string' || value.length % length !== 0) return undefined;
   const keys = new Set<string>();
-  for (let i = 0; i < value.length; i += CHANGE_KEY_LENGTH) {
-    keys.add(value.slice(i, i + CHANGE_KEY_LENGTH));
+  for (let i = 0; i < value.length; i += length) {
+    keys.add(value.slice(i, i + length));
   }
   return keys;
 }
@@ -124,13 +146,18 @@ function parseChain(raw: unknown): ChainStoreChange | undefined {
   if (!wallets || !tokens || !collections || !prices || !history) return coarseChain(chainId);
   if (c.all) return coarseChain(chainId);
   const nftWallets = c.nx === 1 ? keysOf(c.nw) : wallets;
-  if (!nftWallets) return coarseChain(chainId);
+  const exactBalances = c.bx === 1;
+  const balanceWallets = exactBalances ? keysOf(c.bw) : wallets;
+  const balancePairs = exactBalances ? keysOf(c.b, 2 * CHANGE_KEY_LENGTH) : new Set<string>();
+  if (!nftWallets || !balanceWallets || !balancePairs) return coarseChain(chainId);
   const since = c.hs;
   return {
     chainId,
     all: false,
     wallets,
     nftWallets,
+    balanceWallets,
+    balancePairs,
     tokens,
     collections,
     prices,
@@ -177,6 +204,9 @@ interface Pending {
   all: boolean;
   wallets: Set<string>;
   nftWallets: Set<string>;
+  balanceWallets: Set<string>;
+  /** `balancePairKey`s: twice a key's length, counted as two keys. */
+  balancePairs: Set<string>;
   tokens: Set<string>;
   collections: Set<string>;
 }
@@ -194,10 +224,10 @@ export const DEFAULT_MAX_BODY_BYTES = 7_600;
 export const DEFAULT_MAX_MESSAGES = 64;
 
 /**
- * Characters of a chain piece besides its keys: `{"id":<id>,"nx":1,"w":"","nw":"","t":"","n":""}`
- * and a comma.
+ * Characters of a chain piece besides its keys:
+ * `{"id":<id>,"nx":1,"bx":1,"w":"","nw":"","bw":"","b":"","t":"","n":""}` and a comma.
  */
-const PIECE_OVERHEAD = 64;
+const PIECE_OVERHEAD = 88;
 
 /**
  * Collects what a transaction writes (wallets, tokens, collections per chain) and encodes it as
@@ -217,14 +247,16 @@ export class StoreChangeBuilder {
 
   constructor(opts: EncodeOptions = {}) {
     this.#maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.#perPiece = Math.max(1, Math.floor((this.#maxBody - PIECE_OVERHEAD) / CHANGE_KEY_LENGTH));
+    // At least one pair (two keys) per piece.
+    this.#perPiece = Math.max(2, Math.floor((this.#maxBody - PIECE_OVERHEAD) / CHANGE_KEY_LENGTH));
     this.#maxKeys = this.#perPiece * (opts.maxMessages ?? DEFAULT_MAX_MESSAGES);
   }
 
   #add(
     chainId: number,
-    fields: readonly ('wallets' | 'nftWallets' | 'tokens' | 'collections')[],
+    fields: readonly ('wallets' | 'nftWallets' | 'balanceWallets' | 'tokens' | 'collections')[],
     address: string,
+    pair?: string,
   ): void {
     let c = this.#chains.get(chainId);
     if (!c) {
@@ -234,13 +266,20 @@ export class StoreChangeBuilder {
     if (c.all) return;
     const key = changeKey(address);
     for (const field of fields) c[field].add(key);
-    if (c.wallets.size + c.nftWallets.size + c.tokens.size + c.collections.size > this.#maxKeys)
-      this.everything(chainId);
+    if (pair) c.balancePairs.add(pair);
+    const keys =
+      c.wallets.size +
+      c.nftWallets.size +
+      c.balanceWallets.size +
+      2 * c.balancePairs.size +
+      c.tokens.size +
+      c.collections.size;
+    if (keys > this.#maxKeys) this.everything(chainId);
   }
 
   /** A wallet's balances, NFT holdings, activity or transactions changed. */
   wallet(chainId: number, address: string | null | undefined): this {
-    if (address) this.#add(chainId, ['wallets', 'nftWallets'], address);
+    if (address) this.#add(chainId, ['wallets', 'nftWallets', 'balanceWallets'], address);
     return this;
   }
 
@@ -249,7 +288,17 @@ export class StoreChangeBuilder {
    * collectibles stay.
    */
   fungibleWallet(chainId: number, address: string | null | undefined): this {
-    if (address) this.#add(chainId, ['wallets'], address);
+    if (address) this.#add(chainId, ['wallets', 'balanceWallets'], address);
+    return this;
+  }
+
+  /**
+   * A wallet's activity or transactions changed and, of its balances, at most `token`'s
+   * (`'native'` for the native balance): its cached answers of other single tokens stay. Any
+   * other change of the wallet in the same transaction must be announced too.
+   */
+  walletBalance(chainId: number, address: string | null | undefined, token: string): this {
+    if (address) this.#add(chainId, ['wallets'], address, balancePairKey(address, token));
     return this;
   }
 
@@ -303,6 +352,8 @@ function empty(all: boolean): Pending {
     all,
     wallets: new Set(),
     nftWallets: new Set(),
+    balanceWallets: new Set(),
+    balancePairs: new Set(),
     tokens: new Set(),
     collections: new Set(),
   };
@@ -311,8 +362,8 @@ function empty(all: boolean): Pending {
 /** One chain's change as `{"id":..}` objects of at most `perPiece` keys each. */
 function chainPieces(chainId: number, c: Pending, perPiece: number): string[] {
   if (c.all) return [`{"id":${chainId},"all":1}`];
-  // Every piece says its `nw` is exact: a reader applies pieces one by one.
-  const head = `{"id":${chainId},"nx":1`;
+  // Every piece says its `nw`, `bw` and `b` are exact: a reader applies pieces one by one.
+  const head = `{"id":${chainId},"nx":1,"bx":1`;
   const pieces: string[] = [];
   let parts: string[] = [];
   let room = perPiece;
@@ -324,12 +375,16 @@ function chainPieces(chainId: number, c: Pending, perPiece: number): string[] {
   const fields: [string, Set<string>][] = [
     ['w', c.wallets],
     ['nw', c.nftWallets],
+    ['bw', c.balanceWallets],
+    ['b', c.balancePairs],
     ['t', c.tokens],
     ['n', c.collections],
   ];
   for (const [field, keys] of fields) {
+    // A pair is two keys long.
+    const size = field === 'b' ? 2 : 1;
     for (const key of keys) {
-      if (room === 0) {
+      if (room < size) {
         flush();
         pieces.push(`${head},${parts.join(',')}}`);
         parts = [];
@@ -340,7 +395,7 @@ function chainPieces(chainId: number, c: Pending, perPiece: number): string[] {
         open = { field, keys: [] };
       }
       open.keys.push(key);
-      room--;
+      room -= size;
     }
   }
   flush();
