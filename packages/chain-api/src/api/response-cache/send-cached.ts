@@ -35,8 +35,11 @@ export interface SendCachedOptions {
   etag?: boolean | undefined;
   /** Epoch ms after which the answer may differ even without a store change (clock-relative). */
   expiresAt?: number | undefined;
-  /** What the answer depends on, known before it is built (the wallet or token, the chains). */
-  deps: readonly Dep[];
+  /**
+   * What the answer depends on, known before it is built (the wallet or token, the chains); a
+   * function is called only when the answer is built (a hit never needs them).
+   */
+  deps: readonly Dep[] | (() => readonly Dep[]);
 }
 
 type Body = Record<string, unknown> | unknown[];
@@ -132,7 +135,8 @@ async function fillFrom<T>(
   serialize: (body: Body) => CachedBody,
 ): Promise<CacheFill> {
   const data = await source.load();
-  const deps = source.deps ? [...opts.deps, ...source.deps(data)] : opts.deps;
+  const known = typeof opts.deps === 'function' ? opts.deps() : opts.deps;
+  const deps = source.deps ? [...known, ...source.deps(data)] : known;
   const priced = prices && source.priced?.(data);
   if (prices && priced && priced.size > 0) {
     const live = new LiveRender(prices, priced, (lookup) => {
@@ -200,11 +204,32 @@ function toCachedBody(text: string, opts: SendCachedOptions): CachedBody {
   };
 }
 
+/** Bytes of a quoted ISO time (`"2026-11-29T10:00:00.000Z"`). */
+const QUOTED_TIME_BYTES = 26;
+
+/** The body with this request's times in its slots: one buffer, written in place. */
 function joinBody(body: CachedBody, requestTime: Date | undefined): Buffer {
   const { parts } = body;
   if (!requestTime || parts.length === 1) return parts[0]!;
-  const request = Buffer.from(`"${requestTime.toISOString()}"`);
-  const response = Buffer.from(`"${new Date().toISOString()}"`);
+  const request = `"${requestTime.toISOString()}"`;
+  const response = `"${new Date().toISOString()}"`;
   const [first, second] = body.responseTimeFirst ? [response, request] : [request, response];
-  return Buffer.concat([parts[0]!, first, parts[1]!, second, parts[2]!]);
+  // Years past 9999 (or before 0) have longer ISO forms: the general path.
+  if (first.length !== QUOTED_TIME_BYTES || second.length !== QUOTED_TIME_BYTES) {
+    return Buffer.concat([
+      parts[0]!,
+      Buffer.from(first),
+      parts[1]!,
+      Buffer.from(second),
+      parts[2]!,
+    ]);
+  }
+  const [a, b, c] = parts as [Buffer, Buffer, Buffer];
+  const out = Buffer.allocUnsafe(a.length + b.length + c.length + 2 * QUOTED_TIME_BYTES);
+  let at = a.copy(out, 0);
+  at += out.write(first, at, 'latin1');
+  at += b.copy(out, at);
+  at += out.write(second, at, 'latin1');
+  c.copy(out, at);
+  return out;
 }

@@ -203,7 +203,7 @@ export function activityRoute(ctx: ApiContext) {
             cacheable: notReady.length === 0 && complete,
             cacheControl: 'private, max-age=0, must-revalidate',
             etag: true,
-            deps: walletDeps(address, chainIds),
+            deps: () => walletDeps(address, chainIds),
           },
           {
             load: async () => {

@@ -10,7 +10,7 @@ import { historicalPricesParam, limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { selectBalances } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
-import { type Dep, walletDeps } from '../response-cache/cache-deps.js';
+import { walletDeps } from '../response-cache/cache-deps.js';
 import { nextMinute } from '../response-cache/next-minute.js';
 import { type SendCachedOptions, sendCached } from '../response-cache/send-cached.js';
 import { balancesResponseSchema } from '../schemas/balance-schemas.js';
@@ -46,7 +46,7 @@ const queryParams = defineParams({
 export function balanceCaching(
   requestTime: Date,
   historicalPrices: readonly number[] | undefined,
-  deps: readonly Dep[],
+  deps: SendCachedOptions['deps'],
 ): SendCachedOptions {
   return {
     cacheable: true,
@@ -109,7 +109,9 @@ export function balancesRoute(ctx: ApiContext) {
           reply,
           ctx.caching,
           {
-            ...balanceCaching(requestTime, query.historical_prices, walletDeps(address, chainIds)),
+            ...balanceCaching(requestTime, query.historical_prices, () =>
+              walletDeps(address, chainIds),
+            ),
             cacheable: complete,
           },
           balancesPageAnswer({

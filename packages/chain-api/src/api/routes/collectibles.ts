@@ -131,7 +131,7 @@ export function collectiblesRoute(ctx: ApiContext) {
             cacheControl: 'private, no-cache',
             requestTime,
             // Hidden spam is in no row: any verdict change on the chain may show or hide some.
-            deps: [
+            deps: () => [
               // Holdings only: an ERC20 or native transfer of the wallet leaves this answer.
               ...nftWalletDeps(address, chainIds),
               ...(query.filter_spam ? chainIds.map(spamDep) : []),

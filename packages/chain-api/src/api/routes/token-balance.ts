@@ -58,9 +58,7 @@ export function tokenBalanceRoute(ctx: ApiContext) {
           request,
           reply,
           ctx.caching,
-          balanceCaching(
-            requestTime,
-            query.historical_prices,
+          balanceCaching(requestTime, query.historical_prices, () =>
             chain ? walletTokenDeps(address, chain.chainId, token) : [],
           ),
           balanceAnswer({
