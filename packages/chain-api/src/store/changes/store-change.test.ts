@@ -116,6 +116,26 @@ describe('store change format', () => {
     expect(tinyPairs).toEqual([balancePairKey(address(1), usdc)]);
   });
 
+  it('names balances per wallet instead of per token when the pairs would not fit, not all', () => {
+    const change = new StoreChangeBuilder();
+    for (let i = 0; i < 5_000; i++) {
+      change.walletBalance(1, address(i + 1), usdc).walletBalance(1, address(i + 1), 'native');
+    }
+    const wallets = new Set<string>();
+    for (const body of change.encode()) {
+      const payload = envelope(body);
+      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
+      for (const c of parseStoreChange(payload).chains) {
+        expect(c.all).toBe(false);
+        expect(c.balancePairs.size).toBe(0);
+        // Every wallet named: every balance of it may have changed.
+        expect(c.balanceWallets).toEqual(c.wallets);
+        for (const w of c.wallets) wallets.add(w);
+      }
+    }
+    expect(wallets.size).toBe(5_000);
+  });
+
   it('splits NFT holdings wallets over messages with every piece exact about them', () => {
     const change = new StoreChangeBuilder();
     for (let i = 0; i < 600; i++) change.fungibleWallet(1, address(i + 1));

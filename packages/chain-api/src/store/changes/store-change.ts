@@ -30,7 +30,8 @@
  *   changed, `b` (pairs: a wallet's key then a token's, 80 characters) the wallets of which only
  *   those tokens' balances may have (`native` for the native balance). Without it every `w`
  *   wallet's balances may have changed. A transfer of one token then leaves the wallet's cached
- *   single-token answers of other tokens alone.
+ *   single-token answers of other tokens alone. A change with more pairs than its messages hold
+ *   leaves `bx` out (as large as it was without them) rather than becoming `all`.
  * - A payload that is not JSON (the legacy form: the bare schema name) means `all` for that schema.
  */
 
@@ -204,6 +205,12 @@ interface Pending {
   all: boolean;
   wallets: Set<string>;
   nftWallets: Set<string>;
+  /**
+   * Whether balances are named per token. Once that would not fit the messages, they are not
+   * (every wallet's balances may have changed, as a writer that does not say): the change stays
+   * as small as it was without them instead of becoming `all`.
+   */
+  exactBalances: boolean;
   balanceWallets: Set<string>;
   /** `balancePairKey`s: twice a key's length, counted as two keys. */
   balancePairs: Set<string>;
@@ -265,16 +272,18 @@ export class StoreChangeBuilder {
     }
     if (c.all) return;
     const key = changeKey(address);
-    for (const field of fields) c[field].add(key);
-    if (pair) c.balancePairs.add(pair);
-    const keys =
-      c.wallets.size +
-      c.nftWallets.size +
-      c.balanceWallets.size +
-      2 * c.balancePairs.size +
-      c.tokens.size +
-      c.collections.size;
-    if (keys > this.#maxKeys) this.everything(chainId);
+    for (const field of fields) {
+      if (field !== 'balanceWallets' || c.exactBalances) c[field].add(key);
+    }
+    if (pair && c.exactBalances) c.balancePairs.add(pair);
+    if (keyCount(c) <= this.#maxKeys) return;
+    if (c.exactBalances) {
+      c.exactBalances = false;
+      c.balanceWallets.clear();
+      c.balancePairs.clear();
+      if (keyCount(c) <= this.#maxKeys) return;
+    }
+    this.everything(chainId);
   }
 
   /** A wallet's balances, NFT holdings, activity or transactions changed. */
@@ -347,9 +356,22 @@ export class StoreChangeBuilder {
   }
 }
 
+/** Keys a chain's change takes in messages (a balance pair is two). */
+function keyCount(c: Pending): number {
+  return (
+    c.wallets.size +
+    c.nftWallets.size +
+    c.balanceWallets.size +
+    2 * c.balancePairs.size +
+    c.tokens.size +
+    c.collections.size
+  );
+}
+
 function empty(all: boolean): Pending {
   return {
     all,
+    exactBalances: true,
     wallets: new Set(),
     nftWallets: new Set(),
     balanceWallets: new Set(),
@@ -362,8 +384,9 @@ function empty(all: boolean): Pending {
 /** One chain's change as `{"id":..}` objects of at most `perPiece` keys each. */
 function chainPieces(chainId: number, c: Pending, perPiece: number): string[] {
   if (c.all) return [`{"id":${chainId},"all":1}`];
-  // Every piece says its `nw`, `bw` and `b` are exact: a reader applies pieces one by one.
-  const head = `{"id":${chainId},"nx":1,"bx":1`;
+  // Every piece says its `nw` (and `bw` and `b`, when named per token) are exact: a reader
+  // applies pieces one by one.
+  const head = `{"id":${chainId},"nx":1${c.exactBalances ? ',"bx":1' : ''}`;
   const pieces: string[] = [];
   let parts: string[] = [];
   let room = perPiece;
