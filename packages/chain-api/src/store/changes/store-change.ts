@@ -263,7 +263,8 @@ export class StoreChangeBuilder {
     chainId: number,
     fields: readonly ('wallets' | 'nftWallets' | 'balanceWallets' | 'tokens' | 'collections')[],
     address: string,
-    pair?: string,
+    /** The token whose balance of `address` changed (a pair is named). */
+    token?: string,
   ): void {
     let c = this.#chains.get(chainId);
     if (!c) {
@@ -275,7 +276,8 @@ export class StoreChangeBuilder {
     for (const field of fields) {
       if (field !== 'balanceWallets' || c.exactBalances) c[field].add(key);
     }
-    if (pair && c.exactBalances) c.balancePairs.add(pair);
+    // Backfill batches outgrow the messages early: no pair key is built once it cannot be sent.
+    if (token !== undefined && c.exactBalances) c.balancePairs.add(key + changeKey(token));
     if (keyCount(c) <= this.#maxKeys) return;
     if (c.exactBalances) {
       c.exactBalances = false;
@@ -307,7 +309,7 @@ export class StoreChangeBuilder {
    * other change of the wallet in the same transaction must be announced too.
    */
   walletBalance(chainId: number, address: string | null | undefined, token: string): this {
-    if (address) this.#add(chainId, ['wallets'], address, balancePairKey(address, token));
+    if (address) this.#add(chainId, ['wallets'], address, token);
     return this;
   }
 
