@@ -1,7 +1,7 @@
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
-import { StoreChangeBuilder } from '../store/changes/store-change.js';
+import { StoreChangeBuilder } from '../store/changes/store-change-builder.js';
 import { deleteChainRows } from '../store/delete-chain-rows.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Queryable } from '@sluice/db';
 import { writeReconciledErc20 } from '../store/balances.js';
 import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
-import { StoreChangeBuilder } from '../store/changes/store-change.js';
+import { StoreChangeBuilder } from '../store/changes/store-change-builder.js';
 import { setReconciledBlock } from '../store/checkpoints.js';
 import { writeReconciledHoldings } from '../store/nft-holdings.js';
 import { markNonConserving, setBalanceReadErrors } from '../store/tokens.js';

@@ -1,6 +1,6 @@
 import type { Queryable } from '@sluice/db';
 import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
-import { StoreChangeBuilder } from '../store/changes/store-change.js';
+import { StoreChangeBuilder } from '../store/changes/store-change-builder.js';
 import { rewindCheckpoint } from '../store/checkpoints.js';
 import { rollbackWebhookDeliveries } from '../store/subscriptions/rollback-deliveries.js';
 import { dropUndoAbove, replayUndo, undoBatchStart } from '../store/undo/replay-undo.js';

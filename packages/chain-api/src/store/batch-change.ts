@@ -1,5 +1,5 @@
 import type { DerivedBatch } from '../derive/index.js';
-import { StoreChangeBuilder } from './changes/store-change.js';
+import { StoreChangeBuilder } from './changes/store-change-builder.js';
 
 /**
  * Every wallet and token whose answers the batch can change: activity rows, balances, holdings

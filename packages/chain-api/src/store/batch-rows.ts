@@ -3,7 +3,7 @@ import type { DerivedBatch, PoolChanges, TokenMetadata } from '../derive/index.j
 import { writeActivity } from './activity.js';
 import { writeErc20Deltas, writeNativeBalances } from './balances.js';
 import { type StoreLogs, writeBlocks, writeLogs, writeTransactions } from './chain-data.js';
-import type { StoreChangeBuilder } from './changes/store-change.js';
+import type { StoreChangeBuilder } from './changes/store-change-builder.js';
 import { writeNftHoldings } from './nft-holdings.js';
 import { queueNftMetadata } from './nft-metadata.js';
 import { writeNftSales } from './nft-sales.js';

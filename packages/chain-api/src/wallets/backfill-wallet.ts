@@ -16,7 +16,7 @@ import { applyWrapperMoves, readBalances } from '../reconcile/index.js';
 import type { ChainCapabilities, RpcClient } from '../rpc/index.js';
 import type { FetchedBlock } from '../rpc/rpc-types.js';
 import { announceStoreChange, publishStoreChange } from '../store/changes/publish-store-change.js';
-import { StoreChangeBuilder } from '../store/changes/store-change.js';
+import { StoreChangeBuilder } from '../store/changes/store-change-builder.js';
 import { type StoreLogs, writeBatchRows } from '../store/index.js';
 import { markReady } from '../store/wallets/tracked-status.js';
 import { writeWalletBalances } from '../store/wallets/wallet-balance-rows.js';

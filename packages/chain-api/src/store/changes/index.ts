@@ -8,5 +8,5 @@ export {
   parseStoreChange,
   STORE_CHANGED_CHANNEL,
   type StoreChange,
-  StoreChangeBuilder,
 } from './store-change.js';
+export { StoreChangeBuilder } from './store-change-builder.js';

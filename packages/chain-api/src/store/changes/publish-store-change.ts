@@ -1,5 +1,6 @@
 import type { Queryable } from '@sluice/db';
-import { STORE_CHANGED_CHANNEL, type StoreChangeBuilder } from './store-change.js';
+import { STORE_CHANGED_CHANNEL } from './store-change.js';
+import type { StoreChangeBuilder } from './store-change-builder.js';
 
 /**
  * Tells the served tables' statement triggers that this transaction announces its own change

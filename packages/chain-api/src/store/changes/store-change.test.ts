@@ -5,14 +5,23 @@ import {
   changeKey,
   MAX_NOTIFY_BYTES,
   parseStoreChange,
-  StoreChangeBuilder,
+  type StoreChange,
 } from './store-change.js';
+import { StoreChangeBuilder } from './store-change-builder.js';
 
 const usdc = 'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const address = (i: number) => `0x${i.toString(16).padStart(12, '0')}${'0'.repeat(28)}`;
 /** What the SQL envelope adds around a body (the longest LSN, a 63-byte schema). */
 const envelope = (body: string) =>
   `{"v":1,"s":"${'s'.repeat(63)}","lsn":"FFFFFFFF/FFFFFFFF",${body}}`;
+/** Each body as a listener reads it, checked to fit one NOTIFY with the longest envelope. */
+const messages = (bodies: readonly string[]): StoreChange[] =>
+  bodies.map((body) => {
+    const payload = envelope(body);
+    expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
+    return parseStoreChange(payload);
+  });
+const chainsOf = (bodies: readonly string[]) => messages(bodies).flatMap((m) => m.chains);
 
 describe('store change format', () => {
   it('keys addresses by their hex digits, native by a padded name', () => {
@@ -97,13 +106,9 @@ describe('store change format', () => {
     const bodies = change.encode();
     expect(bodies.length).toBeGreaterThan(3);
     const pairs = new Set<string>();
-    for (const body of bodies) {
-      const payload = envelope(body);
-      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
-      for (const c of parseStoreChange(payload).chains) {
-        expect(c.all).toBe(false);
-        for (const p of c.balancePairs) pairs.add(p);
-      }
+    for (const c of chainsOf(bodies)) {
+      expect(c.all).toBe(false);
+      for (const p of c.balancePairs) pairs.add(p);
     }
     expect(pairs.size).toBe(700);
     expect(pairs.has(balancePairKey(address(1), address(90_000)))).toBe(true);
@@ -122,16 +127,12 @@ describe('store change format', () => {
       change.walletBalance(1, address(i + 1), usdc).walletBalance(1, address(i + 1), 'native');
     }
     const wallets = new Set<string>();
-    for (const body of change.encode()) {
-      const payload = envelope(body);
-      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
-      for (const c of parseStoreChange(payload).chains) {
-        expect(c.all).toBe(false);
-        expect(c.balancePairs.size).toBe(0);
-        // Every wallet named: every balance of it may have changed.
-        expect(c.balanceWallets).toEqual(c.wallets);
-        for (const w of c.wallets) wallets.add(w);
-      }
+    for (const c of chainsOf(change.encode())) {
+      expect(c.all).toBe(false);
+      expect(c.balancePairs.size).toBe(0);
+      // Every wallet named: every balance of it may have changed.
+      expect(c.balanceWallets).toEqual(c.wallets);
+      for (const w of c.wallets) wallets.add(w);
     }
     expect(wallets.size).toBe(5_000);
   });
@@ -144,14 +145,10 @@ describe('store change format', () => {
     expect(bodies.length).toBeGreaterThan(2);
     const wallets = new Set<string>();
     const nft = new Set<string>();
-    for (const body of bodies) {
-      const payload = envelope(body);
-      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
-      for (const c of parseStoreChange(payload).chains) {
-        expect(c.all).toBe(false);
-        for (const w of c.wallets) wallets.add(w);
-        for (const w of c.nftWallets) nft.add(w);
-      }
+    for (const c of chainsOf(bodies)) {
+      expect(c.all).toBe(false);
+      for (const w of c.wallets) wallets.add(w);
+      for (const w of c.nftWallets) nft.add(w);
     }
     expect(wallets.size).toBe(900);
     expect(nft.size).toBe(300);
@@ -167,10 +164,7 @@ describe('store change format', () => {
     expect(bodies.length).toBeGreaterThan(1);
     const wallets = new Set<string>();
     const tokens = new Set<string>();
-    for (const body of bodies) {
-      const payload = envelope(body);
-      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
-      const parsed = parseStoreChange(payload);
+    for (const parsed of messages(bodies)) {
       expect(parsed.all).toBe(false);
       for (const c of parsed.chains) {
         expect(c.all).toBe(false);

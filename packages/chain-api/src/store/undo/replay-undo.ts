@@ -1,5 +1,5 @@
 import type { Queryable } from '@sluice/db';
-import type { StoreChangeBuilder } from '../changes/store-change.js';
+import type { StoreChangeBuilder } from '../changes/store-change-builder.js';
 import { undoKeyMatch } from './record-undo.js';
 import { DELETED_BY_BLOCK, type Touched, UNDOABLE_TABLES } from './reorg-tables.js';
 
