@@ -18,6 +18,8 @@ declare module 'autocannon' {
     duration?: number;
     /** Total requests to send (instead of `duration`). */
     amount?: number;
+    /** Requests per second across all connections (a fixed offered rate). */
+    overallRate?: number;
     headers?: Record<string, string>;
     requests?: RequestSpec[];
   }

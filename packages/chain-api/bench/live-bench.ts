@@ -9,6 +9,7 @@
  * node:http floor for the mix's mean body size.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type RequestSpec } from 'autocannon';
 import { startCli } from '../test/support/cli-process.js';
@@ -190,11 +191,17 @@ async function runMode(
     });
     let bytes = 0;
     let responses = 0;
+    // LIVE_RATE: a fixed offered rate (req/s) instead of as fast as answered. At saturation the
+    // miss rate follows the rate reached (a faster server asks each URL more often, so fewer of
+    // its answers changed), which couples the server's cost per request to its speed; at a fixed
+    // rate the workload is the same whatever the server, so two builds compare by CPU/request.
+    const rate = process.env.LIVE_RATE ? Number(process.env.LIVE_RATE) : undefined;
     const measure = (seconds: number, count: boolean) =>
       autocannon({
         url: server.url,
         connections: opts.connections,
         duration: seconds,
+        ...(rate ? { overallRate: rate } : {}),
         headers,
         requests: [
           mixRequest(
@@ -253,6 +260,10 @@ async function runMode(
     return { run, bytes, responses, lateBlocks };
   } finally {
     await writer.stop().catch(() => '');
+    // LIVE_SERVER_LOG_FILE: the live server's output (its GC trace, say, from a preload in
+    // BENCH_SERVER_NODE_OPTIONS that sets --trace-gc-nvp, a flag NODE_OPTIONS does not allow).
+    if (process.env.LIVE_SERVER_LOG_FILE)
+      writeFileSync(process.env.LIVE_SERVER_LOG_FILE, server.output());
     await server.stop();
   }
 }

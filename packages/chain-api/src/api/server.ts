@@ -40,6 +40,7 @@ import type { ReadDb } from './queries/prepared-query.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import { type ReadFence, useReadFence } from './read-fence.js';
 import type { StatusSource } from './readiness.js';
+import { requestLoggerFactory } from './request-logger.js';
 import {
   type ResponseCacheConfig,
   startResponseCache,
@@ -170,7 +171,9 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export async function createApiServer(opts: ApiServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    ...(opts.logger
+      ? { loggerInstance: opts.logger, childLoggerFactory: requestLoggerFactory }
+      : { logger: false }),
     trustProxy: opts.trustProxy ?? false,
     requestIdHeader: false,
     genReqId: (req) => {

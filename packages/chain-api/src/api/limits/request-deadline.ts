@@ -62,7 +62,15 @@ class DeadlineScope implements RequestScope {
   }
 }
 
-const scopes = new WeakMap<FastifyRequest, DeadlineScope>();
+// On the request itself, not in a WeakMap: a minor GC scavenges a WeakMap's values as strong, and
+// this value points back at its key, so finished requests (with their reply, socket and logger)
+// were promoted to the old generation and freed only by a full collection.
+const scopeSlot = Symbol('deadline scope');
+type ScopedRequest = FastifyRequest & { [scopeSlot]?: DeadlineScope | null };
+
+function scopeOf(request: FastifyRequest): DeadlineScope | undefined {
+  return (request as ScopedRequest)[scopeSlot] ?? undefined;
+}
 
 /**
  * One deadline per request (REQUEST_TIMEOUT_MS): everything the request starts runs in its
@@ -100,6 +108,8 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
     }, GRACE_MS);
     fallback.unref();
   });
+  // Declared, so every request has the slot from the start (one object shape).
+  app.decorateRequest(scopeSlot, null);
   app.addHook('onClose', (_instance, done) => {
     deadlines.close();
     done();
@@ -107,25 +117,25 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
 
   app.addHook('onRequest', (request, reply, done) => {
     const scope = new DeadlineScope(request, reply, limits, dbSlots, nodeSlots, requestSlots);
-    scopes.set(request, scope);
+    (request as ScopedRequest)[scopeSlot] = scope;
     deadlines.add(scope);
     runInScope(scope, done);
   });
   // Again before the handler when a request body was read (on socket events, outside the scope).
   app.addHook('preHandler', (request, _reply, done) => {
-    const scope = scopes.get(request);
+    const scope = scopeOf(request);
     if (scope && currentScope() !== scope) runInScope(scope, done);
     else done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
-    const scope = scopes.get(request);
+    const scope = scopeOf(request);
     if (scope) deadlines.delete(scope);
     done();
   });
   // A handler that finished past the deadline (its last step swallowed the cancellation) still
   // answers with the deadline's 503: never a late answer that passes for a normal one.
   app.addHook('onSend', (request, reply, payload, done) => {
-    const reason = scopes.get(request)?.reason;
+    const reason = scopeOf(request)?.reason;
     if (!isRequestTimeout(reason) || reply.statusCode === 503) {
       return done(null, payload);
     }
@@ -138,7 +148,7 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
   });
   // The client went away: nothing is waiting for the answer any more.
   app.addHook('onRequestAbort', (request, done) => {
-    const scope = scopes.get(request);
+    const scope = scopeOf(request);
     if (scope) {
       deadlines.delete(scope);
       scope.abort(new Error('client closed the connection'));
@@ -149,6 +159,6 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
 
 /** The error a request failed with, as its deadline when the deadline had passed. */
 export function deadlineReason(request: FastifyRequest, error: unknown): unknown {
-  const reason = scopes.get(request)?.reason;
+  const reason = scopeOf(request)?.reason;
   return isRequestTimeout(reason) ? reason : error;
 }

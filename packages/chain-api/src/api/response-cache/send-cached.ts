@@ -92,7 +92,7 @@ export async function sendCached<T>(
     typeof source === 'function'
       ? { load: () => source(slotTimes), render: (body) => body as Body }
       : (source as AnswerSource<unknown>);
-  const serialize = (body: Body) => toCachedBody(String(reply.serialize(body)), opts);
+  const serialize = bodySerializer(reply, opts);
   const fromStore = async () => {
     const body = answer.render(await answer.load(), slotTimes, undefined);
     if (!body) throw new InternalError('an answer rendered from its own rows must exist');
@@ -125,6 +125,19 @@ export async function sendCached<T>(
     }
   }
   return reply.type('application/json; charset=utf-8').send(joinBody(body, opts.requestTime));
+}
+
+/**
+ * The route's JSON serializer for its 200 answer, holding neither the reply nor the options: a
+ * live entry keeps it to render again, and the reply would keep the whole request (its socket,
+ * headers and logger) alive for as long as the entry lives.
+ */
+function bodySerializer(reply: FastifyReply, opts: SendCachedOptions): (body: Body) => CachedBody {
+  const compiled: unknown = reply.getSerializationFunction(String(reply.statusCode));
+  // A route without a response schema is serialized as Fastify would: JSON.stringify.
+  const fn = typeof compiled === 'function' ? (compiled as (body: Body) => string) : JSON.stringify;
+  const shape = { requestTime: opts.requestTime !== undefined, etag: opts.etag === true };
+  return (body) => toCachedBody(fn(body), shape);
 }
 
 /** A cache fill: the data loaded once, rendered with live prices when it shows any. */
@@ -180,7 +193,7 @@ class LiveRender implements LiveBody {
   }
 }
 
-function toCachedBody(text: string, opts: SendCachedOptions): CachedBody {
+function toCachedBody(text: string, opts: { requestTime: boolean; etag: boolean }): CachedBody {
   // Unpooled: a small Buffer.from() is a view into a shared 8 KiB slab, which a cache entry
   // would keep alive whole (and the byte budget would not see).
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
