@@ -47,12 +47,14 @@ export function defineParams<S extends Record<string, ParamSpec<unknown>>>(specs
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
 
+  // Once, not per request: every request parses its parameters.
+  const entries = Object.entries(specs);
   return {
     schema,
     parse(input: unknown): ParsedParams<S> {
       const source = (input ?? {}) as Record<string, unknown>;
       const out: Record<string, unknown> = {};
-      for (const [name, spec] of Object.entries(specs)) {
+      for (const [name, spec] of entries) {
         const value = source[name];
         if (Array.isArray(value)) {
           throw invalidParameter(name, 'given more than once; pass a single comma-separated value');
