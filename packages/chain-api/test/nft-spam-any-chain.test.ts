@@ -42,11 +42,24 @@ const passes: NftPassStats[] = [];
 
 const client = (): PublicClient => createPublicClient({ transport: http(anvil.rpcUrl) });
 
+/** Sends a transaction and waits for its receipt; resolves with its block number. */
 async function send(from: number, address: Hex, functionName: string, args: unknown[]) {
   const wallet = createWalletClient({ account: account(from), transport: http(anvil.rpcUrl) });
   const hash = await wallet.writeContract({ address, abi, functionName, args, chain: null });
   const receipt = await client().waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe('success');
+  return receipt.blockNumber;
+}
+
+/** Waits until the indexer has committed `block` (its holdings are in the store). */
+async function indexedThrough(block: bigint) {
+  await afterPasses(`block ${block} indexed`, async () => {
+    const { rows } = await api.t.db.query<{ indexed_block: string }>(
+      'select indexed_block::text from checkpoints where chain_id = $1',
+      [chainId],
+    );
+    return rows[0] !== undefined && BigInt(rows[0].indexed_block) >= block;
+  });
 }
 
 async function deployCollection(name: string, symbol: string, doc: object): Promise<Hex> {
@@ -214,7 +227,9 @@ describe('NFT spam on a chain the repo did not deploy', () => {
       [chainId, lure],
     );
     const seen = passes.length;
-    await send(0, lure, 'airdrop', [wallets.slice(8)]);
+    // A re-score and a touching pass can both come before the airdrop's block is indexed (a pass
+    // of the earlier transfers): the new holders' rows must be in the store first.
+    await indexedThrough(await send(0, lure, 'airdrop', [wallets.slice(8)]));
     // Fetching the new tokens' metadata can re-score the lure before discovery reads the new
     // transfers; both must happen.
     await afterPasses('lure re-scored and touched by discovery', async () => {
