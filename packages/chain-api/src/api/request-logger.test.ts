@@ -33,6 +33,15 @@ describe('requestLoggerFactory', () => {
     ]);
   });
 
+  it('follows a level set on the request logger itself', () => {
+    const { logger, lines } = capture('warn');
+    const log = requestLoggerFactory(logger, { reqId: 'r-3' }, {});
+    log.level = 'debug';
+    log.debug('now written');
+    expect(logger.level).toBe('warn');
+    expect(lines.map((l) => [l.reqId, l.msg])).toEqual([['r-3', 'now written']]);
+  });
+
   it('hands a route with its own level or serializers pino’s child at once', () => {
     const { logger, lines } = capture('warn');
     const log = requestLoggerFactory(logger, { reqId: 'r-2' }, { level: 'debug' });

@@ -32,7 +32,9 @@ class RequestLogger implements FastifyBaseLogger {
   }
 
   #log(level: Level, args: unknown[]): void {
-    if (!this.parent.isLevelEnabled(level)) return;
+    // Once made, the child decides (its level may have been set apart from the parent's).
+    const judge = this.#child && isLevelAware(this.#child) ? this.#child : this.parent;
+    if (!judge.isLevelEnabled(level)) return;
     const child = this.#real();
     (child[level] as (...a: unknown[]) => void).apply(child, args);
   }
