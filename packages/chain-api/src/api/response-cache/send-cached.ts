@@ -92,11 +92,11 @@ export async function sendCached<T>(
     typeof source === 'function'
       ? { load: () => source(slotTimes), render: (body) => body as Body }
       : (source as AnswerSource<unknown>);
-  const serialize = bodySerializer(reply, opts);
+  // Built only when an answer is rendered: a cache hit needs no serializer.
   const fromStore = async () => {
     const body = answer.render(await answer.load(), slotTimes, undefined);
     if (!body) throw new InternalError('an answer rendered from its own rows must exist');
-    return serialize(body);
+    return bodySerializer(reply, opts)(body);
   };
   let body: CachedBody;
   if (!caching) {
@@ -112,7 +112,7 @@ export async function sendCached<T>(
   } else {
     const key = `${request.protocol}://${request.host}${request.url}`;
     const result = await caching.cache.getOrFill(key, () =>
-      fillFrom(answer, opts, caching.prices, serialize),
+      fillFrom(answer, opts, caching.prices, bodySerializer(reply, opts)),
     );
     body = result.body;
     reply.header('x-cache', result.outcome === 'shared' ? 'hit' : result.outcome);
