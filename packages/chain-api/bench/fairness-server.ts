@@ -8,7 +8,6 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { boundedReadDb } from '../src/api/limits/bounded-db.js';
 import { pricingLookups } from '../src/cli/pricing-lookups.js';
 import { defaultRequestLimits } from '../src/config/request-limits-config.js';
 import { createKeyStore } from '../src/keys/key-store.js';
@@ -55,7 +54,7 @@ const api = await startTestApi({
   ...(cache
     ? { responseCache: { maxBytes: 64 * 1024 * 1024, maxAgeMs: 600_000, invalidation: 'scoped' } }
     : {}),
-  pricingFrom: (db) => pricingLookups(boundedReadDb(db), chains),
+  pricingFrom: (db) => pricingLookups(db, chains),
 });
 const started = performance.now();
 const store = await seedHeavyStore(api.t.db, { spamTokens, days: 366, logs });

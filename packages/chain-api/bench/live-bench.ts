@@ -137,6 +137,8 @@ async function runMode(
       READ_FENCE: fence ? 'on' : 'off',
       // 10,000 wallets x 4 answers, with the rows live answers keep for re-pricing.
       RESPONSE_CACHE_MB: process.env.LIVE_CACHE_MB ?? '256',
+      // The server's default unless set (connections of the API's read pool).
+      ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
       // The server's default unless set: how long an entry lives without a change naming it.
       ...(process.env.LIVE_CACHE_MAX_AGE_S
         ? { RESPONSE_CACHE_MAX_AGE_S: process.env.LIVE_CACHE_MAX_AGE_S }

@@ -6,6 +6,7 @@ import type { WalletGate } from '../wallets/wallet-gate.js';
 import type { ChainRegistry } from './chain-selector.js';
 import type { CursorCodec } from './cursor.js';
 import type { PastStateReader } from './history/state-reader.js';
+import type { RequestScope } from './limits/request-scope.js';
 import type { ReadDb } from './queries/prepared-query.js';
 import type { StatusSource } from './readiness.js';
 import type { ResponseCaching } from './response-cache/send-cached.js';
@@ -29,11 +30,22 @@ export interface PricingLookups {
   historicalPricesAt?(items: readonly PriceAtRequest[]): Promise<(number | null)[]>;
   /** Logo and website of a token (`native` for the chain's native asset). */
   tokenLinks(chainId: number, token: string): { logo?: string; url?: string } | undefined;
+  /**
+   * The same lookups with their statements read through `db` (a request's bounded view of the
+   * store); memos stay shared. Absent: the lookups read as they were made.
+   */
+  readingFrom?(db: ReadDb): PricingLookups;
 }
 
-/** What every route needs: the store, the served chains, the cursor codec and readiness. */
+/**
+ * What every route needs: the store, the served chains, the cursor codec and readiness. A
+ * request's handler works with `requestContext(ctx, request)`: the same, with the store and node
+ * reads bound to its scope (deadline, per-key slots, limits).
+ */
 export interface ApiContext {
   db: ReadDb;
+  /** The request this context is bound to; absent: the server's shared context (no request). */
+  scope?: RequestScope | undefined;
   /** Where the API's own small writes go (probe answers): the primary, never a standby. */
   writeDb: Queryable;
   registry: ChainRegistry<ChainConfig>;

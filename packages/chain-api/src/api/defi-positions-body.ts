@@ -9,7 +9,7 @@ import type { ApiWarning } from './chain-selector.js';
 import type { ApiContext } from './context.js';
 import { type ShapedPosition, shapePositions, type TokenView } from './defi-shape.js';
 import { ApiError } from './errors.js';
-import { currentLimits } from './limits/request-scope.js';
+import { limitsOf } from './limits/request-scope.js';
 import { selectHeldContracts, selectTokenFacts } from './queries/defi-holdings-query.js';
 
 /** The 503 of a chain whose node cannot be read right now. */
@@ -55,12 +55,12 @@ export async function defiPositionsBody(
     chains.map(async (chain): Promise<ChainRead> => {
       const { kept: list, left } = capHeld(
         held.get(chain.chainId) ?? [],
-        currentLimits().maxDefiContracts,
+        limitsOf(ctx.scope).maxDefiContracts,
       );
       if (left > 0) {
         warnings.push({
           code: 'POSITIONS_CAPPED',
-          message: `The wallet holds more position candidates on ${chain.name} than one request reads (DEFI_MAX_CONTRACTS = ${currentLimits().maxDefiContracts}); ${left} contract(s) or NFT id(s) were not read.`,
+          message: `The wallet holds more position candidates on ${chain.name} than one request reads (DEFI_MAX_CONTRACTS = ${limitsOf(ctx.scope).maxDefiContracts}); ${left} contract(s) or NFT id(s) were not read.`,
           chain_ids: [chain.chainId],
         });
       }

@@ -20,6 +20,11 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     const format: ErrorFormat = request.routeOptions.config?.errorFormat ?? 'error';
     let status: number;
     let rendered: { contentType: string; body: string };
+    if (error instanceof ApiError && error.code === 'CLIENT_CLOSED') {
+      // Not a failure of the server: nothing is waiting for this answer.
+      request.log.info('client closed the connection before the answer; its work was cancelled');
+      return reply.code(error.statusCode).send();
+    }
     if (error instanceof ApiError) {
       status = error.statusCode;
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

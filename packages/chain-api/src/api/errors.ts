@@ -42,6 +42,8 @@ export const errorCatalogue = {
     status: 503,
     text: 'The request took longer than this server allows and was cancelled; retry later or ask for less',
   },
+  // Nobody reads it: the status access logs give such requests (nginx's convention).
+  CLIENT_CLOSED: { status: 499, text: 'The client closed the connection before the answer' },
 } as const satisfies Record<string, { status: number; text: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -19,14 +19,18 @@ export interface PricingLookupOptions {
 export function memoizedPricesAt(
   lookup: (items: readonly PriceAtRequest[]) => Promise<(number | null)[]>,
   opts: PricingLookupOptions = {},
-): (items: readonly PriceAtRequest[]) => Promise<(number | null)[]> {
+): (
+  items: readonly PriceAtRequest[],
+  /** Reads what the memo lacks in place of `lookup` (the same query through another view). */
+  read?: (items: readonly PriceAtRequest[]) => Promise<(number | null)[]>,
+) => Promise<(number | null)[]> {
   const settledAfterMs = opts.settledAfterMs ?? 15 * 60_000;
   const ttl = opts.memoTtlMs ?? 30_000;
   const maxEntries = opts.memoMaxEntries ?? 100_000;
   const now = opts.now ?? Date.now;
   const memo = new Map<string, { value: number | null; expires: number }>();
 
-  return async (items) => {
+  return async (items, read = lookup) => {
     const at = now();
     const settled = at - settledAfterMs;
     const out: (number | null)[] = new Array(items.length).fill(null);
@@ -47,7 +51,7 @@ export function memoizedPricesAt(
       missingKeys.push(key);
     }
     if (missing.length === 0) return out;
-    const fresh = await lookup(missing);
+    const fresh = await read(missing);
     if (memo.size + missing.length > maxEntries) memo.clear();
     const expires = now() + ttl;
     for (let j = 0; j < missing.length; j++) {

@@ -30,10 +30,8 @@ import { createCursorCodec } from './cursor.js';
 import { registerErrorHandlers } from './error-handlers.js';
 import { createPastStateReader, type PastStateReader } from './history/state-reader.js';
 import { createKeyLookupLimit } from './key-lookup-guard.js';
-import { boundedReadDb } from './limits/bounded-db.js';
 import { registerRequestDeadline } from './limits/request-deadline.js';
 import { holdRequestSlot } from './limits/request-slots.js';
-import { scopedRpcs } from './limits/scoped-rpc.js';
 import { apiNodeClients } from './node-clients.js';
 import { registerOpenApi } from './openapi.js';
 import type { ReadDb } from './queries/prepared-query.js';
@@ -197,12 +195,12 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
   const limits: RequestLimits = wallets
     ? { ...configured, timeoutMs: Math.max(configured.timeoutMs, walletWaitMs + 2_000) }
     : configured;
-  // First hook: everything after it (auth included) runs inside the request's deadline.
+  // First hook: every request gets its deadline and scope before anything else (auth included).
   registerRequestDeadline(app, limits);
   const ownNodes = opts.nodes ? undefined : createNodeClientRegistry();
   const nodes = opts.nodes ?? (ownNodes as NodeClientRegistry);
   const ctx: ApiContext = {
-    db: boundedReadDb(opts.db),
+    db: opts.db,
     writeDb: opts.writeDb ?? opts.db,
     registry: createChainRegistry(opts.chains, opts.wellKnownChains),
     cursors: createCursorCodec(opts.cursorSecret),
@@ -211,7 +209,7 @@ export async function createApiServer(opts: ApiServerOptions): Promise<FastifyIn
     spamPoolUsd: opts.spamPoolUsd ?? 100,
     pricing: opts.pricing,
     pastState: opts.pastState ?? createPastStateReader(nodes),
-    rpc: scopedRpcs(opts.rpc ?? apiNodeClients(nodes, opts.chains)),
+    rpc: opts.rpc ?? apiNodeClients(nodes, opts.chains),
     wallets: opts.chains.some((c) => c.mode === 'wallets')
       ? createWalletGate(opts.writeDb ?? opts.db, opts.chains, {
           waitMs: walletWaitMs,

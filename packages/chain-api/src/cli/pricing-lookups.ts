@@ -7,7 +7,11 @@ import { createHistoricalPriceCache } from '../pricing/historical-price-cache.js
 import { pricesAt } from '../pricing/price-queries.js';
 import { createTokenMetadataLookup } from '../pricing/token-metadata.js';
 
-/** The pricing reads the API needs (prices at times, logos/links): queries, no worker. */
+/**
+ * The pricing reads the API needs (prices at times, logos/links): queries, no worker. A
+ * request's copy (`readingFrom`) sends its statements through the request's view of the store
+ * and shares the memos.
+ */
 export function pricingLookups(
   db: ReadDb,
   chains: readonly ChainConfig[],
@@ -16,15 +20,25 @@ export function pricingLookups(
   const links = createTokenMetadataLookup(chains);
   // historical_prices asks for "now - N hours": minute resolution, settled minutes memoized.
   const history = createHistoricalPriceCache(db);
-  // The one statement of pricesAt, prepared per connection: parsing and planning it cost more
-  // than running it for the few prices an activity page asks.
-  const prepared: Queryable = {
+  const own = prepared(db);
+  const memo = memoizedPricesAt((items) => pricesAt(own, items), opts);
+  const tokenLinks = (chainId: number, token: string) => links.get(chainId, token);
+  const lookups = (from: ReadDb | undefined): PricingLookups => ({
+    pricesAt: from ? (items) => memo(items, (m) => pricesAt(prepared(from), m)) : memo,
+    historicalPricesAt: (items) => history.pricesAt(items, from),
+    tokenLinks,
+    readingFrom: lookups,
+  });
+  return lookups(undefined);
+}
+
+/**
+ * The one statement of pricesAt, prepared per connection: parsing and planning it cost more than
+ * running it for the few prices an activity page asks.
+ */
+function prepared(db: ReadDb): Queryable {
+  return {
     query: <Row>(sql: string, params?: unknown[]) => preparedQuery<Row>(db, sql, params ?? []),
     exec: (sql) => db.exec(sql),
-  };
-  return {
-    pricesAt: memoizedPricesAt((items) => pricesAt(prepared, items), opts),
-    historicalPricesAt: (items) => history.pricesAt(items),
-    tokenLinks: (chainId, token) => links.get(chainId, token),
   };
 }

@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import type { Database } from '@sluice/db';
 import type { Logger } from 'pino';
 import { loadCursorSecret } from '../api/cursor-secret.js';
-import { boundedReadDb } from '../api/limits/bounded-db.js';
 import { checkpointStatusSource, type StatusSource } from '../api/readiness.js';
 import { createApiServer } from '../api/server.js';
 import type { ChainConfig } from '../chains/index.js';
@@ -165,8 +164,9 @@ export async function serveCommand(
       rateLimit: { ...config.rateLimit, redis: redis?.redis },
       logger: log,
       trustProxy: config.trustProxy,
-      // Bounded like the routes' own reads: the deadline and the key's database slots apply.
-      pricing: pricingLookups(boundedReadDb(reads.db), chains),
+      // A request reads prices through its own view (requestContext): the deadline and the
+      // key's database slots apply to them as to the routes' own reads.
+      pricing: pricingLookups(reads.db, chains),
       limits: config.limits,
       responseCache: config.responseCache,
       walletWaitMs: config.wallets.waitMs,

@@ -89,6 +89,10 @@ export const errorCodes = {
     retryable: true,
     summary: 'A request ran past its deadline (REQUEST_TIMEOUT_MS); its work was cancelled',
   },
+  CLIENT_CLOSED: {
+    retryable: true,
+    summary: 'The client closed the connection before the answer; its work was cancelled',
+  },
 
   // NFT metadata (stored in nft_metadata.last_error as `code: message`)
   BAD_URI: { retryable: false, summary: 'A metadata URI is malformed' },

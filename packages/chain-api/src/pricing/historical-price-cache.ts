@@ -11,7 +11,8 @@ export interface HistoricalPriceCacheOptions {
 
 /** `pricesAt` for `historical_prices`, resolved to the minute and memoized. */
 export interface HistoricalPriceCache {
-  pricesAt(queries: readonly PriceAtQuery[]): Promise<(number | null)[]>;
+  /** `db`: where to read what the cache lacks, when not the cache's own (a request's view). */
+  pricesAt(queries: readonly PriceAtQuery[], db?: Queryable): Promise<(number | null)[]>;
   readonly size: number;
   clear(): void;
 }
@@ -42,7 +43,7 @@ export function createHistoricalPriceCache(
   const inflight = new Map<string, Promise<number | null>>();
 
   return {
-    async pricesAt(queries) {
+    async pricesAt(queries, from = db) {
       const out: (number | null)[] = new Array(queries.length).fill(null);
       const settled = now() - settledAfterMs;
       const missing: PriceAtQuery[] = [];
@@ -74,7 +75,7 @@ export function createHistoricalPriceCache(
         missingKeys.push(key);
       });
       if (missing.length > 0) {
-        const batch = pricesAt(db, missing);
+        const batch = pricesAt(from, missing);
         const mine = new Map<string, Promise<number | null>>();
         missingKeys.forEach((key, j) => {
           if (key === null || mine.has(key)) return;

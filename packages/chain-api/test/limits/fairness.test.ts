@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundedReadDb } from '../../src/api/limits/bounded-db.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import { startTestApi, type TestApi, testChains } from '../support/api-harness.js';
@@ -24,7 +23,7 @@ beforeAll(async () => {
   const chains = testChains();
   api = await startTestApi({
     chains,
-    pricingFrom: (db) => pricingLookups(boundedReadDb(db), chains),
+    pricingFrom: (db) => pricingLookups(db, chains),
     limits: { timeoutMs: 3_000, keyDbConcurrency: 2 },
   });
   store = await seedHeavyStore(api.t.db, { spamTokens: 3_000, days: 366, logs: 20_000 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundedReadDb } from '../../src/api/limits/bounded-db.js';
 import { resolveChainConfig } from '../../src/chains/index.js';
 import { pricingLookups } from '../../src/cli/pricing-lookups.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
@@ -29,7 +28,7 @@ beforeAll(async () => {
     chains: [chain],
     pricingFrom: (serverDb) => {
       db = serverDb;
-      return pricingLookups(boundedReadDb(serverDb), [chain]);
+      return pricingLookups(serverDb, [chain]);
     },
     limits: { maxNodeReads: MAX_NODE_READS, maxPortfolioTokens: 50 },
   });

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundedReadDb } from '../../src/api/limits/bounded-db.js';
+import { scopedReadDb } from '../../src/api/limits/bounded-db.js';
 import { KeyedLimiter } from '../../src/api/limits/keyed-limiter.js';
 import {
   defaultRequestLimits,
   type RequestScope,
   requestTimedOut,
-  runInScope,
 } from '../../src/api/limits/request-scope.js';
 import { resolveChainConfig } from '../../src/chains/index.js';
 import { startTestApi, type TestApi } from '../support/api-harness.js';
@@ -83,12 +82,12 @@ describe('request deadline', () => {
   });
 
   it('cancels a running PostgreSQL statement on the server at the deadline', async () => {
-    const db = boundedReadDb(api.serverDb);
     const scope = scopeUntil(300);
+    const db = scopedReadDb(api.serverDb, scope);
     const started = performance.now();
-    const outcome = await runInScope(scope, () =>
-      db.query('select pg_sleep(30) as slept_for_the_deadline_test'),
-    ).catch((error: unknown) => error);
+    const outcome = await db
+      .query('select pg_sleep(30) as slept_for_the_deadline_test')
+      .catch((error: unknown) => error);
     expect((outcome as { code?: string }).code).toBe('REQUEST_TIMEOUT');
     expect(performance.now() - started).toBeLessThan(3_000);
     const running = async () =>
@@ -106,16 +105,15 @@ describe('request deadline', () => {
     while ((await running()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(await running()).toBe(0);
     // The connection went back to the pool in working order.
-    expect((await db.query<{ one: number }>('select 1 as one')).rows[0]?.one).toBe(1);
+    expect((await api.serverDb.query<{ one: number }>('select 1 as one')).rows[0]?.one).toBe(1);
   });
 
   it('a statement after the deadline is not started; outside a request nothing changes', async () => {
-    const db = boundedReadDb(api.serverDb);
     const scope = scopeUntil(1);
+    const db = scopedReadDb(api.serverDb, scope);
     await new Promise((r) => setTimeout(r, 20));
-    await expect(runInScope(scope, () => db.query('select 1'))).rejects.toMatchObject({
-      code: 'REQUEST_TIMEOUT',
-    });
-    expect((await db.query<{ one: number }>('select 1 as one')).rows[0]?.one).toBe(1);
+    await expect(db.query('select 1')).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    // The store itself (outside any request) still answers.
+    expect((await api.serverDb.query<{ one: number }>('select 1 as one')).rows[0]?.one).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import type { ApiContext } from '../context.js';
-import { currentLimits } from '../limits/request-scope.js';
+import { limitsOf, type RequestScope } from '../limits/request-scope.js';
 import type { BalanceKey, BalanceRow } from '../queries/balances-query.js';
 import {
   type HistoricalBalancesQuery,
@@ -53,7 +53,7 @@ const RESOLVE_CHUNK = 500;
  */
 export async function historicalBalancesPage(input: HistoricalPageInput): Promise<HistoricalPage> {
   const { ctx, chain, at, wallet, limit } = input;
-  const budget = Math.max(currentLimits().maxRowsScanned, limit + 1);
+  const budget = Math.max(limitsOf(ctx.scope).maxRowsScanned, limit + 1);
   const rows: BalanceRow[] = [];
   const unavailable: string[] = [];
   const select = (after: BalanceKey | undefined, count: number) =>
@@ -137,10 +137,10 @@ async function pricesAtBlock(
 }
 
 /** The warning of a page cut short by the scan budget (its `next_offset` resumes the scan). */
-export function scanLimitWarning(chain: ChainConfig) {
+export function scanLimitWarning(chain: ChainConfig, scope: RequestScope | undefined) {
   return {
     code: 'SCAN_LIMIT_REACHED',
-    message: `This page examined ${currentLimits().maxRowsScanned} balances (the per-request limit) before it was full; follow next_offset to continue.`,
+    message: `This page examined ${limitsOf(scope).maxRowsScanned} balances (the per-request limit) before it was full; follow next_offset to continue.`,
     chain_ids: [chain.chainId],
   };
 }

@@ -1,7 +1,7 @@
 import type { ChainConfig } from '../../chains/chain-config.js';
 import { usdValue } from '../../shape/format.js';
 import type { ApiContext, PriceAtRequest } from '../context.js';
-import { currentLimits } from '../limits/request-scope.js';
+import { limitsOf } from '../limits/request-scope.js';
 import { signedErc20Delta } from '../queries/historical-balances-query.js';
 import { indexedRange } from './past-block.js';
 import type { PastStateReader } from './state-reader.js';
@@ -247,7 +247,7 @@ async function holdingsPerDay(
   oldest: DayBlock,
   notes: SeriesNotes,
 ): Promise<Holding[]> {
-  const maxTokens = currentLimits().maxPortfolioTokens;
+  const maxTokens = limitsOf(ctx.scope).maxPortfolioTokens;
   // The tokens valued: those that ever had a price first (stablecoins, then the most liquid),
   // at most PORTFOLIO_MAX_TOKENS; a wallet's thousands of spam tokens are counted, not valued.
   const pairs = await ctx.db.query<PairRow>(

@@ -112,7 +112,7 @@ export async function sendHistoricalBalances(
         if (page.unavailable.length > 0) {
           allWarnings.push(unavailableWarning(chain, at, page.unavailable));
         }
-        if (resumeAfter) allWarnings.push(scanLimitWarning(chain));
+        if (resumeAfter) allWarnings.push(scanLimitWarning(chain, ctx.scope));
       }
       const history = await loadBalanceHistory(
         rows.slice(0, query.limit),

@@ -1,56 +1,61 @@
 import type { QueryResult } from '@sluice/db';
 import pg from 'pg';
 import type { ReadDb } from '../queries/prepared-query.js';
-import { currentScope, type RequestScope, raceScope } from './request-scope.js';
-
-const bounded = Symbol('sluice.boundedDb');
+import { type RequestScope, raceScope } from './request-scope.js';
 
 /**
- * The store as a request reads it: each statement waits for one of its API key's database slots
- * (so one key cannot hold the whole pool) and is cancelled at the request's deadline. On
+ * The store as one request reads it: each statement waits for one of its API key's database
+ * slots (so one key cannot hold the whole pool) and is cancelled at the request's deadline. On
  * PostgreSQL the running statement is cancelled on the server (`pg_cancel_backend`); on PGlite,
  * which cannot cancel, and behind the read router, the request stops waiting for it (its
- * statements are bounded by the row caps and statement_timeout). Outside a request: unchanged.
+ * statements are bounded by the row caps and statement_timeout). Without a scope: `db` itself.
  *
  * @example
- * const ctxDb = boundedReadDb(db);
- * await ctxDb.query('select 1'); // inside a request: cancelled at its deadline
+ * const db = scopedReadDb(ctx.db, requestScope(request));
+ * await db.query('select 1'); // cancelled at the request's deadline
  */
-export function boundedReadDb(db: ReadDb): ReadDb {
-  if ((db as { [bounded]?: true })[bounded]) return db;
-  const pool = db.pgPool;
-  const prepared = <Row>(name: string, sql: string, params: unknown[]) =>
-    db.queryPrepared
-      ? db.queryPrepared<Row>(name, sql, params)
-      : pool
-        ? pool
-            .query({ name, text: sql, values: params })
-            .then((r) => ({ rows: r.rows as Row[], rowCount: r.rowCount ?? 0 }))
-        : db.query<Row>(sql, params);
-  const out: ReadDb & { [bounded]: true } = {
-    [bounded]: true,
-    query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
-      const scope = currentScope();
-      if (!scope) return db.query<Row>(sql, params);
-      if (pool)
-        return inSlot(scope, () =>
-          cancellable<Row>(pool, scope.signal, { text: sql, values: params }),
-        );
-      return inSlot(scope, () => db.query<Row>(sql, params));
-    },
-    exec: (sql) => db.exec(sql),
-    queryPrepared<Row>(name: string, sql: string, params: unknown[]): Promise<QueryResult<Row>> {
-      const scope = currentScope();
-      if (!scope) return prepared<Row>(name, sql, params);
-      if (pool && !db.queryPrepared) {
-        return inSlot(scope, () =>
-          cancellable<Row>(pool, scope.signal, { name, text: sql, values: params }),
-        );
-      }
-      return inSlot(scope, () => prepared<Row>(name, sql, params));
-    },
-  };
-  return out;
+export function scopedReadDb(db: ReadDb, scope: RequestScope | undefined): ReadDb {
+  return scope ? new ScopedReadDb(db, scope) : db;
+}
+
+// No `pgPool` of its own: `preparedQuery` would use the pool directly, past the slots.
+class ScopedReadDb implements ReadDb {
+  readonly #db: ReadDb;
+  readonly #scope: RequestScope;
+
+  constructor(db: ReadDb, scope: RequestScope) {
+    this.#db = db;
+    this.#scope = scope;
+  }
+
+  query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+    const scope = this.#scope;
+    const pool = this.#db.pgPool;
+    if (pool) {
+      return inSlot(scope, () =>
+        cancellable<Row>(pool, scope.signal, { text: sql, values: params }),
+      );
+    }
+    return inSlot(scope, () => this.#db.query<Row>(sql, params));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.#db.exec(sql);
+  }
+
+  queryPrepared<Row>(name: string, sql: string, params: unknown[]): Promise<QueryResult<Row>> {
+    const scope = this.#scope;
+    const db = this.#db;
+    const pool = db.pgPool;
+    if (pool && !db.queryPrepared) {
+      return inSlot(scope, () =>
+        cancellable<Row>(pool, scope.signal, { name, text: sql, values: params }),
+      );
+    }
+    return inSlot(scope, () =>
+      db.queryPrepared ? db.queryPrepared<Row>(name, sql, params) : db.query<Row>(sql, params),
+    );
+  }
 }
 
 /**

@@ -5,11 +5,10 @@ import { type ApiError, renderError } from '../errors.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import { KeyedLimiter } from './keyed-limiter.js';
 import {
-  currentScope,
+  clientClosed,
   isRequestTimeout,
   type RequestScope,
   requestTimedOut,
-  runInScope,
 } from './request-scope.js';
 
 /** How long after the deadline a handler that did not notice it is answered for (ms). */
@@ -73,9 +72,20 @@ function scopeOf(request: FastifyRequest): DeadlineScope | undefined {
 }
 
 /**
- * One deadline per request (REQUEST_TIMEOUT_MS): everything the request starts runs in its
- * `RequestScope`, whose signal aborts at the deadline (or when the client goes away), which
- * cancels its database statements and node calls. The handler then fails with the 503 of
+ * The scope of `request` (its deadline's signal, limits and per-key slots); undefined when the
+ * server has no request deadline (a route tested on its own).
+ *
+ * @example
+ * const db = scopedReadDb(ctx.db, requestScope(request));
+ */
+export function requestScope(request: FastifyRequest): RequestScope | undefined {
+  return scopeOf(request);
+}
+
+/**
+ * One deadline per request (REQUEST_TIMEOUT_MS): each request gets a `RequestScope` (see
+ * `requestScope`) whose signal aborts at the deadline (or when the client goes away), which
+ * cancels the database statements and node calls made through it. The handler then fails with the 503 of
  * `requestTimedOut`; one that does not notice within a short grace is answered for.
  *
  * @example
@@ -119,13 +129,7 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
     const scope = new DeadlineScope(request, reply, limits, dbSlots, nodeSlots, requestSlots);
     (request as ScopedRequest)[scopeSlot] = scope;
     deadlines.add(scope);
-    runInScope(scope, done);
-  });
-  // Again before the handler when a request body was read (on socket events, outside the scope).
-  app.addHook('preHandler', (request, _reply, done) => {
-    const scope = scopeOf(request);
-    if (scope && currentScope() !== scope) runInScope(scope, done);
-    else done();
+    done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
     const scope = scopeOf(request);
@@ -151,14 +155,16 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
     const scope = scopeOf(request);
     if (scope) {
       deadlines.delete(scope);
-      scope.abort(new Error('client closed the connection'));
+      scope.abort(clientClosed());
     }
     done();
   });
 }
 
-/** The error a request failed with, as its deadline when the deadline had passed. */
+/**
+ * The error a request failed with: its deadline when the deadline had passed, the client's
+ * leaving when the client went away (whatever its cancelled work failed with first).
+ */
 export function deadlineReason(request: FastifyRequest, error: unknown): unknown {
-  const reason = scopeOf(request)?.reason;
-  return isRequestTimeout(reason) ? reason : error;
+  return scopeOf(request)?.reason ?? error;
 }

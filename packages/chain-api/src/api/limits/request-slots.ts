@@ -1,5 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
-import { currentScope } from './request-scope.js';
+import { requestScope } from './request-deadline.js';
 
 /**
  * A keyed route's hook (after authentication) that admits at most KEY_REQUEST_CONCURRENCY
@@ -16,8 +16,8 @@ import { currentScope } from './request-scope.js';
  */
 export function holdRequestSlot(): onRequestHookHandler {
   // Callback style: most requests find a free slot and go on without a promise.
-  return (_request, reply, done) => {
-    const scope = currentScope();
+  return (request, reply, done) => {
+    const scope = requestScope(request);
     if (!scope) return done();
     const key = scope.key();
     const held = (release: () => void) => {

@@ -16,6 +16,7 @@ import { limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { type ActivityKey, type ActivityRow, selectActivity } from '../queries/activity-query.js';
 import { chainsNotReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { type Dep, historyDep, walletDeps } from '../response-cache/cache-deps.js';
 import type { PriceLookup } from '../response-cache/live-prices.js';
 import { sendCached } from '../response-cache/send-cached.js';
@@ -150,7 +151,7 @@ function isActivityKey(key: readonly (string | number)[]): key is ActivityKey {
 }
 
 /** GET /v1/evm/activity/{address} */
-export function activityRoute(ctx: ApiContext) {
+export function activityRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/activity/:address',
@@ -168,6 +169,7 @@ export function activityRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);
         const { chains, warnings } = resolveChains(ctx.registry, query.chain_ids, {

@@ -10,6 +10,7 @@ import { historicalPricesParam, limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { selectBalances } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { walletDeps } from '../response-cache/cache-deps.js';
 import { nextMinute } from '../response-cache/next-minute.js';
 import { type SendCachedOptions, sendCached } from '../response-cache/send-cached.js';
@@ -59,7 +60,7 @@ export function balanceCaching(
 }
 
 /** GET /v1/evm/balances/{address} */
-export function balancesRoute(ctx: ApiContext) {
+export function balancesRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/balances/:address',
@@ -77,6 +78,7 @@ export function balancesRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const requestTime = new Date();
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);

@@ -11,6 +11,7 @@ import { limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import type { CollectibleKey, CollectibleRow } from '../queries/collectibles-query.js';
 import { chainsNotReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { collectionDep, nftWalletDeps, spamDep } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { collectiblesResponseSchema } from '../schemas/collectible-schemas.js';
@@ -80,7 +81,7 @@ export function shapeCollectible(
 }
 
 /** GET /v1/evm/collectibles/{address} */
-export function collectiblesRoute(ctx: ApiContext) {
+export function collectiblesRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/collectibles/:address',
@@ -98,6 +99,7 @@ export function collectiblesRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const requestTime = new Date();
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);

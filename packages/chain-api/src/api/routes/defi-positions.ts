@@ -6,6 +6,7 @@ import { defiPositionsBody } from '../defi-positions-body.js';
 import { walletAddressParam } from '../params/address-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { assertChainsReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { walletAndChainDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { errorResponses } from '../schemas/common-schemas.js';
@@ -15,9 +16,9 @@ const pathParams = defineParams({ address: walletAddressParam });
 const queryParams = defineParams({ chain_ids: chainIdsParam() });
 
 /** GET /v1/evm/defi/positions/{address} */
-export function defiPositionsRoute(ctx: ApiContext) {
+export function defiPositionsRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
-    const reader = new WalletPositions(ctx.writeDb, (error) =>
+    const reader = new WalletPositions(shared.writeDb, (error) =>
       app.log.warn({ err: (error as Error).message }, 'defi: probe answers not stored'),
     );
     app.get(
@@ -36,6 +37,7 @@ export function defiPositionsRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);
         const { chains, warnings } = resolveChains(ctx.registry, query.chain_ids, {

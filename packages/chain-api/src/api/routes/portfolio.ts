@@ -6,6 +6,7 @@ import { walletAddressParam } from '../params/address-params.js';
 import { limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { assertChainsReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { walletAndChainDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { errorResponses } from '../schemas/common-schemas.js';
@@ -24,7 +25,7 @@ const queryParams = defineParams({
 });
 
 /** GET /v1/evm/portfolio/{address} (beyond the peer). */
-export function portfolioRoute(ctx: ApiContext) {
+export function portfolioRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/portfolio/:address',
@@ -42,6 +43,7 @@ export function portfolioRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const requestTime = new Date();
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);

@@ -9,6 +9,7 @@ import { historicalPricesParam, limitParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { type BalanceRow, selectBalances } from '../queries/balances-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { balancesResponseSchema } from '../schemas/balance-schemas.js';
@@ -46,7 +47,7 @@ const byKey = (a: BalanceRow, b: BalanceRow) =>
   a.chain_id - b.chain_id || a.kind - b.kind || (a.address < b.address ? -1 : 1);
 
 /** GET /v1/evm/balances/{address}/stablecoins */
-export function stablecoinsRoute(ctx: ApiContext) {
+export function stablecoinsRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/balances/:address/stablecoins',
@@ -64,6 +65,7 @@ export function stablecoinsRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const requestTime = new Date();
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);

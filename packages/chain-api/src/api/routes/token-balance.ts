@@ -8,6 +8,7 @@ import { defineParams } from '../params/param-spec.js';
 import { type BalanceRow, selectBalances } from '../queries/balances-query.js';
 import { preparedQuery } from '../queries/prepared-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { tokenDeps, walletTokenDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { singleBalanceResponseSchema } from '../schemas/balance-schemas.js';
@@ -26,7 +27,7 @@ const queryParams = defineParams({
 });
 
 /** GET /v1/evm/balances/{address}/token/{token_address} */
-export function tokenBalanceRoute(ctx: ApiContext) {
+export function tokenBalanceRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/balances/:address/token/:token_address',
@@ -44,6 +45,7 @@ export function tokenBalanceRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const requestTime = new Date();
         const { address, token_address: token } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);

@@ -13,6 +13,7 @@ import {
   tokenStandard,
 } from '../queries/token-holders-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { tokenDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { detailErrorSchema, errorResponses } from '../schemas/common-schemas.js';
@@ -57,7 +58,7 @@ function isHolderKey(key: readonly (string | number)[]): key is HolderKey {
 }
 
 /** GET /v1/evm/token-holders/{chain_id}/{address} */
-export function tokenHoldersRoute(ctx: ApiContext) {
+export function tokenHoldersRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/token-holders/:chain_id/:address',
@@ -82,6 +83,7 @@ export function tokenHoldersRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const { chain_id: chainId, address: token } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);
         const chain = ctx.registry.served.find((c) => c.chainId === chainId);

@@ -9,6 +9,7 @@ import { historicalPricesParam } from '../params/number-params.js';
 import { defineParams } from '../params/param-spec.js';
 import { selectTokenInfo } from '../queries/token-info-query.js';
 import { assertChainsReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { historyDep, priceDep, tokenDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { errorResponses, textErrorSchema } from '../schemas/common-schemas.js';
@@ -22,7 +23,7 @@ const queryParams = defineParams({
 });
 
 /** GET /v1/evm/token-info/{address} */
-export function tokenInfoRoute(ctx: ApiContext) {
+export function tokenInfoRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/token-info/:address',
@@ -47,6 +48,7 @@ export function tokenInfoRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const requestTime = new Date();
         const { address: token } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);

@@ -4,6 +4,7 @@ import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { invalidParameter } from '../errors.js';
 import { defineParams, type ParamSpec } from '../params/param-spec.js';
 import { searchTokens } from '../queries/token-search-query.js';
+import { requestContext } from '../request-context.js';
 import { tokenListDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { errorResponses } from '../schemas/common-schemas.js';
@@ -48,7 +49,7 @@ const queryParams = defineParams({
 });
 
 /** GET /v1/evm/search/tokens */
-export function tokenSearchRoute(ctx: ApiContext) {
+export function tokenSearchRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/search/tokens',
@@ -65,6 +66,7 @@ export function tokenSearchRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const query = queryParams.parse(request.query);
         const chains = query.chain_ids
           ? resolveChains(ctx.registry, query.chain_ids, {

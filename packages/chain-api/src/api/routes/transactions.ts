@@ -3,7 +3,7 @@ import { shapeTransaction } from '../../shape/transaction-shape.js';
 import { chainIdsParam, chainsNotReadyWarning, resolveChains } from '../chain-selector.js';
 import { type ApiContext, supportedChainsUrl } from '../context.js';
 import { cursorParam } from '../cursor.js';
-import { currentLimits } from '../limits/request-scope.js';
+import { limitsOf } from '../limits/request-scope.js';
 import { walletAddressParam } from '../params/address-params.js';
 import { booleanParam } from '../params/choice-params.js';
 import { limitParam } from '../params/number-params.js';
@@ -15,6 +15,7 @@ import {
   type TransactionKey,
 } from '../queries/transactions-query.js';
 import { chainsNotReady } from '../readiness.js';
+import { requestContext } from '../request-context.js';
 import { walletDeps } from '../response-cache/cache-deps.js';
 import { sendCached } from '../response-cache/send-cached.js';
 import { errorResponses } from '../schemas/common-schemas.js';
@@ -50,7 +51,7 @@ function logsTruncatedWarning(hashes: readonly string[], maxLogs: number) {
 }
 
 /** GET /v1/evm/transactions/{address} */
-export function transactionsRoute(ctx: ApiContext) {
+export function transactionsRoute(shared: ApiContext) {
   return async (app: FastifyInstance) => {
     app.get(
       '/transactions/:address',
@@ -68,6 +69,7 @@ export function transactionsRoute(ctx: ApiContext) {
         },
       },
       async (request, reply) => {
+        const ctx = requestContext(shared, request);
         const requestTime = new Date();
         const { address } = pathParams.parse(request.params);
         const query = queryParams.parse(request.query);
@@ -110,7 +112,7 @@ export function transactionsRoute(ctx: ApiContext) {
                     limit: query.limit + 1,
                   });
             const page = rows.slice(0, query.limit);
-            const maxLogs = currentLimits().maxLogsPerTransaction;
+            const maxLogs = limitsOf(ctx.scope).maxLogsPerTransaction;
             const logs = await selectTransactionLogs(ctx.db, page, maxLogs + 1);
             const logsByTx = new Map<string, LogRow[]>();
             for (const log of logs) {
