@@ -218,7 +218,8 @@ async function runMode(
           ),
         ],
       });
-    await measure(2, false);
+    // LIVE_WARMUP_S: how long the mix runs before the measured window (default 2 s).
+    await measure(Number(process.env.LIVE_WARMUP_S ?? 2), false);
     // LIVE_PROFILE=1 with bench/cpu-profile-preload.mjs in BENCH_SERVER_NODE_OPTIONS: the server's
     // CPU profile of the measured window only (not the fill of every URL before it).
     const profile = process.env.LIVE_PROFILE === '1';

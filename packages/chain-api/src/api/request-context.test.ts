@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { QueryResult } from '@sluice/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +15,18 @@ import type { ReadDb } from './queries/prepared-query.js';
 import { requestContext } from './request-context.js';
 
 const token = '0x00000000000000000000000000000000000000aa';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+async function collected(ref: WeakRef<object>): Promise<boolean> {
+  // A WeakRef's target lives until the job that read it ends: let a few turns pass.
+  for (let i = 0; i < 5 && ref.deref() !== undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    gc();
+  }
+  return ref.deref() === undefined;
+}
 
 /** A store and a node that count what reaches them. */
 function sharedContext() {
@@ -114,6 +128,25 @@ describe('requestContext', () => {
     await expect(ctx.pricing?.pricesAt(at)).resolves.toEqual([1]);
     expect(seen.statements).toBe(3);
     expect(limitsOf(ctx.scope)).toBe(defaultRequestLimits);
+  });
+
+  it('kept after the answer (a cached answer re-rendered later), it does not keep its request', async () => {
+    const { ctx } = sharedContext();
+    app = Fastify();
+    registerRequestDeadline(app, defaultRequestLimits);
+    const kept: ApiContext[] = [];
+    let request: WeakRef<object> | undefined;
+    app.get('/', async (req) => {
+      const bound = requestContext(ctx, req);
+      await bound.db.query('select 1');
+      kept.push(bound);
+      request = new WeakRef(req);
+      return {};
+    });
+    expect((await app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
+    expect(await collected(request as WeakRef<object>)).toBe(true);
+    // Still usable: its statements run, charged to the key the request had.
+    await expect(kept[0]?.db.query('select 2')).resolves.toMatchObject({ rowCount: 0 });
   });
 
   it('is the shared context on a server without request deadlines', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { ApiContext } from './context.js';
+import type { RpcClient } from '../rpc/create-rpc-client.js';
+import type { ApiContext, PricingLookups } from './context.js';
 import type { PastStateReader } from './history/state-reader.js';
 import { scopedReadDb } from './limits/bounded-db.js';
 import { requestScope } from './limits/request-deadline.js';
@@ -12,6 +13,10 @@ import { scopedRpcs } from './limits/scoped-rpc.js';
  * slots and is cancelled at the deadline; node reads count against the request's budget).
  * Without a request deadline on the server: `ctx` itself.
  *
+ * The bound context inherits the shared fields from `ctx` (most requests are answered from the
+ * response cache and never read the store: binding costs one small object): pass it on, do not
+ * spread it.
+ *
  * @example
  * app.get('/v1/evm/balances/:address', async (request, reply) => {
  *   const ctx = requestContext(shared, request);
@@ -21,15 +26,73 @@ import { scopedRpcs } from './limits/scoped-rpc.js';
 export function requestContext(ctx: ApiContext, request: FastifyRequest): ApiContext {
   const scope = requestScope(request);
   if (!scope) return ctx;
-  const db = scopedReadDb(ctx.db, scope);
-  return {
-    ...ctx,
-    scope,
-    db,
-    pricing: ctx.pricing?.readingFrom ? ctx.pricing.readingFrom(db) : ctx.pricing,
-    rpc: ctx.rpc && scopedRpcs(ctx.rpc, scope),
-    pastState: ctx.pastState && readerFor(ctx.pastState, scope),
+  const holder = ctx as ApiContext & { [boundLayer]?: object };
+  const layer = holder[boundLayer] ?? boundLayerOf(ctx);
+  const bound = Object.create(layer) as Bound;
+  bound.scope = scope;
+  bound[views] = undefined;
+  return bound;
+}
+
+const boundLayer = Symbol('request-bound layer');
+const views = Symbol('request views');
+
+interface Views {
+  db?: ApiContext['db'];
+  pricing?: PricingLookups | undefined;
+  rpc?: ReadonlyMap<number, RpcClient> | undefined;
+  pastState?: PastStateReader | undefined;
+}
+
+type Bound = ApiContext & { scope: RequestScope; [views]: Views | undefined };
+
+/**
+ * The prototype of `ctx`'s bound contexts: `ctx` below, getters above that make each view of
+ * the request's scope when the handler first uses it.
+ */
+function boundLayerOf(ctx: ApiContext): object {
+  const layer = Object.create(ctx) as object;
+  const made = (bound: Bound): Views => {
+    let v = bound[views];
+    if (!v) {
+      v = {};
+      bound[views] = v;
+    }
+    return v;
   };
+  Object.defineProperties(layer, {
+    db: {
+      get(this: Bound) {
+        const v = made(this);
+        v.db ??= scopedReadDb(ctx.db, this.scope);
+        return v.db;
+      },
+    },
+    pricing: {
+      get(this: Bound) {
+        const v = made(this);
+        if (!('pricing' in v)) v.pricing = ctx.pricing?.readingFrom?.(this.db) ?? ctx.pricing;
+        return v.pricing;
+      },
+    },
+    rpc: {
+      get(this: Bound) {
+        const v = made(this);
+        if (!('rpc' in v)) v.rpc = ctx.rpc && scopedRpcs(ctx.rpc, this.scope);
+        return v.rpc;
+      },
+    },
+    pastState: {
+      get(this: Bound) {
+        const v = made(this);
+        if (!('pastState' in v))
+          v.pastState = ctx.pastState && readerFor(ctx.pastState, this.scope);
+        return v.pastState;
+      },
+    },
+  });
+  Object.defineProperty(ctx, boundLayer, { value: layer });
+  return layer;
 }
 
 /** `reader` with every read made for the request of `scope`. */

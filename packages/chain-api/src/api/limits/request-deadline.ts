@@ -24,15 +24,35 @@ class DeadlineScope implements RequestScope {
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
+  #exchange: { request: FastifyRequest; reply: FastifyReply } | undefined;
+  #key: string | undefined;
 
   constructor(
-    readonly request: FastifyRequest,
-    readonly reply: FastifyReply,
+    request: FastifyRequest,
+    reply: FastifyReply,
     readonly limits: RequestLimits,
     readonly dbSlots: KeyedLimiter,
     readonly nodeSlots: KeyedLimiter,
     readonly requestSlots: KeyedLimiter,
-  ) {}
+  ) {
+    this.#exchange = { request, reply };
+  }
+
+  /** The request and its reply, until it ended. */
+  get exchange(): { request: FastifyRequest; reply: FastifyReply } | undefined {
+    return this.#exchange;
+  }
+
+  /**
+   * The request ended: let go of it. A request's bound context (which holds its scope) may live
+   * on in what the answer left behind (a cached answer re-rendered when a price moves), and must
+   * not keep the request, its socket and reply alive with it.
+   */
+  end(): void {
+    if (!this.#exchange) return;
+    this.#key = this.key();
+    this.#exchange = undefined;
+  }
 
   get signal(): AbortSignal {
     if (!this.#controller) {
@@ -45,7 +65,9 @@ class DeadlineScope implements RequestScope {
   }
 
   key(): string {
-    return this.request.apiKey ? `key:${this.request.apiKey.id}` : `ip:${this.request.ip}`;
+    const request = this.#exchange?.request;
+    if (!request) return this.#key ?? 'ended';
+    return request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
   }
 
   /** Why the request was cancelled (undefined while it runs). */
@@ -108,7 +130,9 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
   const deadlines = new DeadlineQueue<DeadlineScope>(limits.timeoutMs, (scope) => {
     const error = requestTimedOut(limits.timeoutMs);
     scope.abort(error);
-    const { request, reply } = scope;
+    const exchange = scope.exchange;
+    if (!exchange) return;
+    const { request, reply } = exchange;
     const fallback = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent) return;
       request.log.warn({ timeoutMs: limits.timeoutMs }, 'request answered at its deadline');
@@ -133,7 +157,10 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
   });
   app.addHook('onResponse', (request, _reply, done) => {
     const scope = scopeOf(request);
-    if (scope) deadlines.delete(scope);
+    if (scope) {
+      deadlines.delete(scope);
+      scope.end();
+    }
     done();
   });
   // A handler that finished past the deadline (its last step swallowed the cancellation) still
@@ -156,6 +183,7 @@ export function registerRequestDeadline(app: FastifyInstance, limits: RequestLim
     if (scope) {
       deadlines.delete(scope);
       scope.abort(clientClosed());
+      scope.end();
     }
     done();
   });
