@@ -166,8 +166,8 @@ describe('DEFER_INDEXES_MIN_BLOCKS', () => {
 });
 
 describe('defaultPoolSize', () => {
-  it('two statements per core and one more, between 4 and 20', () => {
-    expect([1, 2, 4, 8, 16].map((cores) => defaultPoolSize(cores))).toEqual([4, 5, 9, 17, 20]);
+  it('four connections per core and two more, between 6 and 20', () => {
+    expect([1, 2, 4, 8, 16].map((cores) => defaultPoolSize(cores))).toEqual([6, 10, 18, 20, 20]);
   });
 
   it('DB_POOL_SIZE overrides it', () => {
