@@ -41,6 +41,12 @@ async function main() {
   const random = prng(17);
   const commitMs: number[] = [];
   let late = 0;
+  // Late blocks while the readers' measured window runs (SIGUSR2 at its start and at its end).
+  let window = 'before' as 'before' | 'in' | 'after';
+  let lateInWindow = 0;
+  process.on('SIGUSR2', () => {
+    window = window === 'before' ? 'in' : 'after';
+  });
   let stopping = false;
   // Own block numbers, above any block stored (the bench's checkpoint refresher rewinds
   // indexed_block, and a second run of the writer continues after the first).
@@ -113,6 +119,7 @@ async function main() {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     else {
       late++;
+      if (window === 'in') lateInWindow++;
       next = performance.now();
     }
   }
@@ -125,6 +132,7 @@ async function main() {
       // The target is 1000 / LIVE_BLOCK_MS; below it, the readers saw fewer changes than asked.
       blocksPerSecond: Number((commitMs.length / ((performance.now() - began) / 1000)).toFixed(2)),
       late,
+      lateInWindow,
       commitP50Ms: pct(0.5),
       commitP99Ms: pct(0.99),
     })}\n`,
