@@ -107,8 +107,8 @@ export function requestScope(request: FastifyRequest): RequestScope | undefined 
 /**
  * One deadline per request (REQUEST_TIMEOUT_MS): each request gets a `RequestScope` (see
  * `requestScope`) whose signal aborts at the deadline (or when the client goes away), which
- * cancels the database statements and node calls made through it. The handler then fails with the 503 of
- * `requestTimedOut`; one that does not notice within a short grace is answered for.
+ * cancels the database statements and node calls made through it. The handler then fails with
+ * the 503 of `requestTimedOut`; one that does not notice within a short grace is answered for.
  *
  * @example
  * registerRequestDeadline(app, limits);
