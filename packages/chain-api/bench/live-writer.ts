@@ -11,9 +11,10 @@ import { CheckpointConflictError } from '../src/store/index.js';
 import { addr } from '../test/support/seed-store.js';
 import {
   commitPrices,
-  commitSyntheticBlock,
   type SyntheticTip,
+  syntheticBatch,
   syntheticPricePoint,
+  writeSyntheticBatch,
 } from '../test/support/synthetic-batch.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -64,28 +65,46 @@ async function main() {
     return { block: BigInt(rows[0]!.indexed_block), hash: rows[0]!.indexed_hash };
   };
 
-  const writeBlock = async () => {
+  const pickTransfers = () => {
     const picked = new Set<number>();
     while (picked.size < Math.min(touch, universe)) picked.add(Math.floor(random() * universe));
-    const transfers = [...picked].map((i) => ({
+    return [...picked].map((i) => ({
       from: funder,
       to: wallet(i),
       token: tokens[Math.floor(random() * tokens.length)]!,
       value: BigInt(1 + Math.floor(random() * 1000)),
     }));
-    const time = new Date();
+  };
+  // The next block, built while the writer waits for its slot (the indexer derives the next
+  // batch while the last one is written): its parent is the block just committed.
+  type Built = { parent: SyntheticTip; built: ReturnType<typeof syntheticBatch> };
+  let ahead: Built | undefined;
+  const build = (parent: SyntheticTip, time: Date): Built => ({
+    parent,
+    built: syntheticBatch({
+      chainId,
+      tip: parent,
+      time,
+      transfers: pickTransfers(),
+      salt: `live${parent.block + 1n}`,
+    }),
+  });
+
+  const writeBlock = async (time: Date): Promise<SyntheticTip> => {
+    let written: SyntheticTip | undefined;
     // The bench's own checkpoint refresher may move the row: take it as it is, retry once.
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0; !written; attempt++) {
       try {
         const current = await tip();
         // Own block numbers (the refresher rewinds indexed_block): blocks stay unique.
         block += 1n;
-        await commitSyntheticBlock(db, chainId, { ...current, block: block - 1n }, transfers, {
-          time,
-          salt: `live${block}`,
-          expected: current,
-        });
-        break;
+        const parent = { ...current, block: block - 1n };
+        const next =
+          ahead && ahead.parent.block === parent.block && ahead.parent.hash === parent.hash
+            ? ahead
+            : build(parent, time);
+        ahead = undefined;
+        written = await writeSyntheticBatch(db, chainId, next.built, current, false);
       } catch (error) {
         if (!(error instanceof CheckpointConflictError) || attempt > 0) throw error;
       }
@@ -102,6 +121,7 @@ async function main() {
       );
       await commitPrices(db, chainId, [...new Map(points.map((p) => [p.token, p])).values()]);
     }
+    return written;
   };
 
   process.once('SIGTERM', () => {
@@ -110,11 +130,14 @@ async function main() {
   process.stdout.write('ready\n');
   let next = performance.now();
   const began = next;
+  const slotTime = (at: number) => new Date(performance.timeOrigin + at);
   while (!stopping) {
     const started = performance.now();
-    await writeBlock();
+    const written = await writeBlock(slotTime(next));
     commitMs.push(performance.now() - started);
     next += blockMs;
+    // Built now, written at its slot (block times are the slots', 250 ms apart like a chain's).
+    ahead = build(written, slotTime(next));
     const wait = next - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     else {

@@ -124,7 +124,7 @@ export async function commitSyntheticBlock(
     salt?: string;
   } = {},
 ): Promise<SyntheticTip> {
-  const { batch, nativeBalances, hash } = syntheticBatch({
+  const built = syntheticBatch({
     chainId,
     tip,
     time: opts.time ?? new Date(),
@@ -132,15 +132,34 @@ export async function commitSyntheticBlock(
     nativeBalances: opts.nativeBalances,
     salt: opts.salt,
   });
+  return writeSyntheticBatch(db, chainId, built, opts.expected ?? tip, opts.undo ?? false);
+}
+
+/**
+ * Writes a batch `syntheticBatch` built (ahead of time, say, as the indexer derives the next
+ * batch while the last one is written) through the indexer's write path; returns the new tip.
+ *
+ * @example
+ * const next = syntheticBatch({ chainId: 1, tip, time, transfers });
+ * tip = await writeSyntheticBatch(db, 1, next, tip, false);
+ */
+export async function writeSyntheticBatch(
+  db: Database,
+  chainId: number,
+  built: ReturnType<typeof syntheticBatch>,
+  expected: SyntheticTip,
+  undo: boolean,
+): Promise<SyntheticTip> {
+  const { batch, nativeBalances, hash } = built;
   await withCopyTransaction(db, (tx) =>
     writeBatch(tx, {
       chainId,
       batch,
-      expected: opts.expected ?? tip,
+      expected,
       nativeBalances,
       newTokens: [],
       pools: { created: [], changed: [], states: [] },
-      undo: opts.undo ?? false,
+      undo,
       pruneUndoBelow: 0n,
       headBlock: batch.toBlock,
       backfillDone: true,
