@@ -52,44 +52,23 @@ type Bound = ApiContext & { scope: RequestScope; [views]: Views | undefined };
  */
 function boundLayerOf(ctx: ApiContext): object {
   const layer = Object.create(ctx) as object;
-  const made = (bound: Bound): Views => {
-    let v = bound[views];
-    if (!v) {
-      v = {};
-      bound[views] = v;
-    }
-    return v;
-  };
+  // A getter that makes the view once per bound context, on first use.
+  const view = <K extends keyof Views>(name: K, make: (bound: Bound) => Views[K]) => ({
+    get(this: Bound): Views[K] {
+      let made = this[views];
+      if (!made) {
+        made = {};
+        this[views] = made;
+      }
+      if (!(name in made)) made[name] = make(this);
+      return made[name];
+    },
+  });
   Object.defineProperties(layer, {
-    db: {
-      get(this: Bound) {
-        const v = made(this);
-        v.db ??= scopedReadDb(ctx.db, this.scope);
-        return v.db;
-      },
-    },
-    pricing: {
-      get(this: Bound) {
-        const v = made(this);
-        if (!('pricing' in v)) v.pricing = ctx.pricing?.readingFrom?.(this.db) ?? ctx.pricing;
-        return v.pricing;
-      },
-    },
-    rpc: {
-      get(this: Bound) {
-        const v = made(this);
-        if (!('rpc' in v)) v.rpc = ctx.rpc && scopedRpcs(ctx.rpc, this.scope);
-        return v.rpc;
-      },
-    },
-    pastState: {
-      get(this: Bound) {
-        const v = made(this);
-        if (!('pastState' in v))
-          v.pastState = ctx.pastState && readerFor(ctx.pastState, this.scope);
-        return v.pastState;
-      },
-    },
+    db: view('db', (bound) => scopedReadDb(ctx.db, bound.scope)),
+    pricing: view('pricing', (bound) => ctx.pricing?.readingFrom?.(bound.db) ?? ctx.pricing),
+    rpc: view('rpc', (bound) => ctx.rpc && scopedRpcs(ctx.rpc, bound.scope)),
+    pastState: view('pastState', (bound) => ctx.pastState && readerFor(ctx.pastState, bound.scope)),
   });
   Object.defineProperty(ctx, boundLayer, { value: layer });
   return layer;

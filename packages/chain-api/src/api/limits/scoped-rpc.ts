@@ -31,68 +31,13 @@ export function scopedRpc(client: RpcClient, scope: RequestScope | undefined): R
   };
 }
 
-/**
- * Each client of `clients` as a `scopedRpc` of `scope`, wrapped when first asked for: most
- * requests call no node, and a server may serve dozens of chains.
- */
+/** Each client of `clients` as a `scopedRpc` of `scope` (the request context makes it on first use). */
 export function scopedRpcs(
   clients: ReadonlyMap<number, RpcClient>,
   scope: RequestScope | undefined,
 ): ReadonlyMap<number, RpcClient> {
-  return scope ? new ScopedClients(clients, scope) : clients;
-}
-
-class ScopedClients implements ReadonlyMap<number, RpcClient> {
-  readonly #clients: ReadonlyMap<number, RpcClient>;
-  readonly #scope: RequestScope;
-  #wrapped: Map<number, RpcClient> | undefined;
-
-  constructor(clients: ReadonlyMap<number, RpcClient>, scope: RequestScope) {
-    this.#clients = clients;
-    this.#scope = scope;
-  }
-
-  get size(): number {
-    return this.#clients.size;
-  }
-
-  has(chainId: number): boolean {
-    return this.#clients.has(chainId);
-  }
-
-  get(chainId: number): RpcClient | undefined {
-    const client = this.#clients.get(chainId);
-    if (!client) return undefined;
-    this.#wrapped ??= new Map();
-    let scoped = this.#wrapped.get(chainId);
-    if (!scoped) {
-      scoped = scopedRpc(client, this.#scope);
-      this.#wrapped.set(chainId, scoped);
-    }
-    return scoped;
-  }
-
-  forEach(
-    fn: (client: RpcClient, chainId: number, map: ReadonlyMap<number, RpcClient>) => void,
-  ): void {
-    for (const [chainId, client] of this.entries()) fn(client, chainId, this);
-  }
-
-  *entries(): MapIterator<[number, RpcClient]> {
-    for (const chainId of this.#clients.keys()) yield [chainId, this.get(chainId)!];
-  }
-
-  keys(): MapIterator<number> {
-    return this.#clients.keys();
-  }
-
-  *values(): MapIterator<RpcClient> {
-    for (const [, client] of this.entries()) yield client;
-  }
-
-  [Symbol.iterator](): MapIterator<[number, RpcClient]> {
-    return this.entries();
-  }
+  if (!scope) return clients;
+  return new Map([...clients].map(([chainId, client]) => [chainId, scopedRpc(client, scope)]));
 }
 
 /**
